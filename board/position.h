@@ -1,0 +1,117 @@
+// The Xiangqi position: a 90-square mailbox with piece lists, make/unmake with
+// an internal undo stack, incremental Zobrist key and incremental material +
+// piece-square score, check detection (flying general included), and the key
+// history needed for repetition detection.
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "board/types.h"
+
+namespace xq {
+
+constexpr std::string_view kStartFen =
+    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+// Outcome of the simplified repetition rule (see Position::repetition()).
+enum class Repetition : std::uint8_t { None, Draw, Win, Loss };
+
+class Position {
+ public:
+  // Longest line of moves (game + search) a position can hold.
+  static constexpr int kMaxHistory = 1024;
+  // Most pieces one side can have.
+  static constexpr int kMaxPieces = 16;
+
+  Position();  // the start position
+
+  // Parses Xiangqi FEN (side "w", "r" or "b"). On success returns "" and the
+  // position is replaced; on failure returns a one-line description and the
+  // position is left unchanged. Rejects: wrong rank/file counts, unknown
+  // letters, missing or doubled kings, pieces on squares their kind can never
+  // reach, too many pieces of a kind, and a side not to move that is in check.
+  std::string set_fen(std::string_view fen);
+  std::string fen() const;
+
+  // ---- state
+  Color side_to_move() const { return side_; }
+  Piece piece_on(Square s) const { return board_[index(s)]; }
+  Square king_square(Color c) const { return king_[index(c)]; }
+  int count(Color c, PieceType t) const { return counts_[index(c)][index(t)]; }
+  int piece_count(Color c) const { return list_size_[index(c)]; }
+  // Squares of colour c's pieces, in no particular order.
+  const Square* pieces(Color c) const { return list_[index(c)].data(); }
+  Key key() const { return state().key; }
+  bool in_check() const { return state().in_check; }
+  int game_ply() const { return ply_; }
+  // Incremental material + piece-square score from red's point of view.
+  Value psq_red() const { return psq_; }
+  Value material(Color c) const { return material_[index(c)]; }
+
+  // ---- attacks and legality
+  // Whether any piece of colour `by` attacks square s (kings attack along an
+  // open file: the flying-general rule).
+  bool attacked(Square s, Color by) const;
+  // Full structural check of a move's bits (a table move can hold any bits):
+  // the mover belongs to the side to move and can make this move on this board.
+  bool is_pseudo_legal(Move m) const;
+  // For a pseudo-legal move: whether it leaves the mover's own king safe.
+  bool is_legal(Move m) const;
+  bool is_capture(Move m) const { return board_[index(m.to())] != Piece::None; }
+  Piece captured_by(Move m) const { return board_[index(m.to())]; }
+  // Parses ICCS text ("h2e2"); returns Move::none() unless legal here.
+  Move parse_move(std::string_view text) const;
+
+  // ---- make / unmake
+  void do_move(Move m);    // m must be legal
+  void undo_move(Move m);  // m must be the last move made
+  void do_null_move();     // not when in check
+  void undo_null_move();
+
+  // Simplified repetition rule, looked up over the reversible moves since the
+  // last capture: if the current key occurred before, the cycle is a draw,
+  // unless one side gave check on every one of its moves in the cycle and the
+  // other did not, in which case the perpetual checker loses (Win/Loss are from
+  // the side to move's point of view). If both checked throughout, it is a draw.
+  Repetition repetition() const;
+  // Plies since the last capture (the reversible tail of the game).
+  int reversible_plies() const { return state().reversible; }
+
+  // ---- debugging and tests
+  Key compute_key() const;      // from scratch
+  Value compute_psq_red() const;  // from scratch
+  bool is_consistent(std::string* why = nullptr) const;
+
+ private:
+  struct State {
+    Key key = 0;
+    Piece captured = Piece::None;
+    bool in_check = false;
+    bool null_move = false;
+    std::int16_t reversible = 0;
+  };
+  const State& state() const { return states_[ply_]; }
+  void clear();
+  void put_piece(Piece p, Square s);
+  void remove_piece(Square s);
+  void move_piece(Square from, Square to);
+  template <class Board>
+  bool attacked_on(const Board& at, Square s, Color by) const;
+  bool leaves_king_attacked(Move m) const;
+
+  std::array<Piece, kSquares> board_{};
+  std::array<std::int8_t, kSquares> list_index_{};  // slot of the piece in list_
+  std::array<std::array<Square, kMaxPieces>, kColors> list_{};
+  std::array<int, kColors> list_size_{};
+  std::array<std::array<int, kPieceTypes>, kColors> counts_{};
+  std::array<Square, kColors> king_{};
+  std::array<Value, kColors> material_{};
+  Value psq_ = 0;
+  Color side_ = Color::Red;
+  int ply_ = 0;  // index into states_ (plies since set_fen)
+  std::array<State, kMaxHistory> states_{};
+};
+
+}  // namespace xq
