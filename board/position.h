@@ -92,6 +92,8 @@ class Position {
     bool null_move = false;
     std::int16_t reversible = 0;
   };
+  struct Blank {};
+  explicit Position(Blank) { clear(); }
   const State& state() const { return states_[ply_]; }
   void clear();
   void put_piece(Piece p, Square s);
@@ -111,6 +113,10 @@ class Position {
   Value psq_ = 0;
   Color side_ = Color::Red;
   int ply_ = 0;  // index into states_ (plies since set_fen)
+  // FEN move counters as parsed, so fen() can report them after moves.
+  int halfmove0_ = 0;
+  int fullmove0_ = 1;
+  Color start_side_ = Color::Red;
   std::array<State, kMaxHistory> states_{};
 };
 

@@ -5,10 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "board/position.h"
+
 namespace xq::cli {
 
 using Argv = std::vector<std::string>;
 
 int cmd_perft(const Argv& args);
+
+// Parses --fen (a FEN or "startpos"); throws UsageError with the FEN problem.
+Position parse_position_arg(const std::string& fen);
 
 }  // namespace xq::cli
