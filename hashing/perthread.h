@@ -1,0 +1,114 @@
+// Per-thread tables (seed thesis 4.2.3): thread i stores only into table i; a
+// probe reads every table and takes the deepest hit.
+//
+// Race model: each table has a single writer, but every other thread reads it
+// while it is written, so a reader can still see half of a store. Each table
+// therefore uses the XOR slot encoding (see xor_table.h): a torn slot fails the
+// key check, is counted in torn_detected, and is never returned. Writers never
+// contend for a cache line with another writer, only with readers. Cost: a
+// probe touches one bucket in every table (T cache misses instead of one),
+// and each thread's stores are seen by the others only through their probes,
+// so the tables duplicate positions that several threads search. Memory: the
+// configured size is split evenly — each of the T tables gets mib / T (rounded
+// down to whole buckets), so the total equals the shared schemes' size and
+// comparisons between schemes are made at equal memory.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "hashing/cluster_table.h"
+#include "hashing/xor_table.h"
+
+namespace xq {
+
+class PerThreadTable {
+ public:
+  static constexpr std::string_view kName = "perthread";
+  using Layout = XorLayout;
+  static constexpr int kBucketSlots = Layout::kSlots;
+  static constexpr std::size_t kBucketBytes = sizeof(Layout::Bucket);
+  static constexpr std::size_t kDefaultMiB = 1;
+
+  PerThreadTable() { configure(kDefaultMiB, 1, Replacement::DepthPreferred); }
+
+  void configure(std::size_t mib, int threads, Replacement r) {
+    validate_table_request(mib, threads);
+    configure_bytes(mib << 20, threads, r);
+  }
+  // Total bytes over all threads; every table needs at least one bucket.
+  void configure_bytes(std::size_t bytes, int threads, Replacement r) {
+    validate_table_request(std::max<std::size_t>(1, bytes >> 20), threads);
+    const std::size_t per_table = bytes / std::size_t(threads);
+    if (per_table < kBucketBytes)
+      throw std::invalid_argument("table of " + std::to_string(bytes) + " bytes split over " +
+                                  std::to_string(threads) + " threads leaves less than one " +
+                                  std::to_string(kBucketBytes) + "-byte bucket each");
+    std::vector<BucketArray<Layout>> fresh(static_cast<std::size_t>(threads));
+    for (auto& t : fresh) t.allocate(per_table / kBucketBytes);
+    tables_ = std::move(fresh);
+    counters_.resize(threads);
+    replacement_ = r;
+    generation_.store(0, std::memory_order_relaxed);
+  }
+  void resize(std::size_t mib) { configure(mib, threads(), replacement_); }
+
+  bool probe(Key key, TTData& out, int tid) {
+    ThreadCounters::Slot& c = counters_[tid];
+    ThreadCounters::bump(c.probes);
+    std::uint64_t torn = 0, best = 0;
+    for (auto& t : tables_) {
+      const std::uint64_t data = t.probe(key, torn);
+      if (data != 0 && (best == 0 || packed::depth_of(data) > packed::depth_of(best))) best = data;
+    }
+    if (torn) ThreadCounters::bump(c.torn, torn);
+    if (best == 0) return false;
+    ThreadCounters::bump(c.hits);
+    out = packed::unpack(best);
+    return true;
+  }
+
+  void store(Key key, const TTData& d, int tid) {
+    ThreadCounters::bump(counters_[tid].stores);
+    const std::uint8_t g = generation_.load(std::memory_order_relaxed);
+    tables_[std::size_t(tid)].store(key, packed::pack(d, g), g, replacement_);
+  }
+
+  void clear() {
+    for (auto& t : tables_) t.clear();
+  }
+  void new_search() {
+    const auto g = generation_.load(std::memory_order_relaxed);
+    generation_.store(std::uint8_t((g + 1) & packed::kGenerationMask), std::memory_order_relaxed);
+  }
+  int hashfull() const {
+    const std::size_t per_table =
+        std::max<std::size_t>(1, 1000 / (kBucketSlots * tables_.size()));
+    const auto g = generation_.load(std::memory_order_relaxed);
+    std::size_t used = 0, slots = 0;
+    for (const auto& t : tables_) {
+      used += t.count_current(per_table, g);
+      slots += std::min(per_table, t.buckets()) * kBucketSlots;
+    }
+    return int(used * 1000 / slots);
+  }
+  TableCounters counters() const { return counters_.sum(); }
+  void reset_counters() { counters_.reset(); }
+
+  std::size_t bucket_count() const { return tables_[0].buckets() * tables_.size(); }
+  std::size_t entry_count() const { return bucket_count() * kBucketSlots; }
+  // Bucket index inside each per-thread table (all tables have the same size).
+  std::size_t bucket_of(Key key) const { return tables_[0].index_of(key); }
+  int threads() const { return int(tables_.size()); }
+  Replacement replacement() const { return replacement_; }
+  std::uint8_t generation() const { return generation_.load(std::memory_order_relaxed); }
+
+ private:
+  std::vector<BucketArray<Layout>> tables_;
+  ThreadCounters counters_;
+  Replacement replacement_ = Replacement::DepthPreferred;
+  std::atomic<std::uint8_t> generation_{0};
+};
+
+}  // namespace xq

@@ -1,0 +1,43 @@
+// Unprotected: the baseline that shows what the other schemes protect against.
+//
+// Race model: a slot is two relaxed atomic words, the key and the packed data,
+// written key first and read key first, with no check that they belong
+// together. Each word is atomic (so this is legal C++ and ThreadSanitizer is
+// silent), but the *pair* tears: a reader can see a new key with the old data
+// while a writer is between its two stores, and two writers racing on one slot
+// can leave key A beside data B for good. Such an entry is accepted as a hit
+// for the wrong position — a corrupt move, score and bound. Nothing is detected
+// (torn_detected stays 0); the cost is the lowest of all shared schemes: two
+// plain stores, two plain loads, no extra arithmetic. Never use it for real
+// searches; it exists to measure how often tearing happens.
+#pragma once
+
+#include <string_view>
+
+#include "hashing/cluster_table.h"
+
+namespace xq {
+
+struct UnprotectedLayout {
+  static constexpr int kSlots = 4;
+  using Bucket = PairBucket;  // slot i: words[2i] = key, words[2i+1] = data
+  void prepare(std::size_t) {}
+  NoLock guard(Bucket&, std::size_t) const { return {}; }
+  static LoadedSlot load(const Bucket& b, int i) {
+    LoadedSlot s;
+    s.key = b.words[2 * i].load(std::memory_order_relaxed);
+    s.data = b.words[2 * i + 1].load(std::memory_order_relaxed);
+    return s;
+  }
+  static void save(Bucket& b, int i, Key key, std::uint64_t data) {
+    b.words[2 * i].store(key, std::memory_order_relaxed);
+    b.words[2 * i + 1].store(data, std::memory_order_relaxed);
+  }
+};
+
+class UnprotectedTable : public ClusterTable<UnprotectedLayout> {
+ public:
+  static constexpr std::string_view kName = "unprotected";
+};
+
+}  // namespace xq
