@@ -21,6 +21,8 @@ struct Command {
 const Command kCommands[] = {
     {"perft", xq::cli::cmd_perft,
      "--fen FEN|startpos --depth D [--divide] [--json]   count legal move paths"},
+    {"stress", xq::cli::cmd_stress, "--hash SCHEME [--threads T] [--seconds S] [--entries N] [--ops N] [--json]   hash race stress"},
+    {"list", xq::cli::cmd_list, "[--json]   list hash schemes"},
 };
 
 void usage(std::FILE* out) {

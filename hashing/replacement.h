@@ -13,9 +13,10 @@
 //            store the depth tier refuses goes to the always tier, so a deep
 //            entry survives a flood of shallow ones and the newest entry is
 //            still found.
-// Aging: a slot written g searches ago is worth depth - kAgeWeight * g, and any
-// slot from an older search may be overwritten, so stale deep entries do not
-// fill the table.
+// Aging: any slot from an older search may be overwritten, and is evicted
+// before any slot of the current search (among older slots, one written g
+// searches ago is worth depth - kAgeWeight * g), so stale deep entries never
+// crowd out the current search, yet survive while there is room.
 #pragma once
 
 #include <array>
@@ -35,7 +36,8 @@ std::string_view replacement_name(Replacement r);
 
 namespace replacement {
 
-constexpr int kAgeWeight = 8;  // plies of depth one search of age is worth
+constexpr int kAgeWeight = 8;         // plies of depth one search of age is worth
+constexpr int kCurrentBonus = 1 << 16;  // puts every current slot above every older one
 
 struct SlotState {
   bool empty = true;      // never written, or torn
@@ -45,7 +47,8 @@ struct SlotState {
 };
 
 constexpr int worth(const SlotState& s) {
-  return s.empty ? INT_MIN : s.depth - kAgeWeight * s.age;
+  if (s.empty) return INT_MIN;
+  return s.age == 0 ? kCurrentBonus + s.depth : s.depth - kAgeWeight * s.age;
 }
 
 constexpr bool may_overwrite(const SlotState& s, int new_depth, Bound new_bound) {
