@@ -1,0 +1,112 @@
+// Iterative deepening: depth 1, 2, ... until a limit, with aspiration windows
+// around the previous score (PVS and alpha-beta) or MTD(f)'s sequence of
+// null-window searches. Reports each completed iteration to an Observer. Used
+// as is by the serial backend and run by every thread of a Lazy-SMP backend
+// (with a depth offset), so it takes the Search object as a parameter.
+#pragma once
+
+#include <vector>
+
+#include "search/result.h"
+#include "search/search.h"
+
+namespace xq {
+
+namespace detail {
+
+inline void fill_pv(SearchResult& r, const Worker& w) {
+  r.pv.assign(w.pv[0].moves.begin(), w.pv[0].moves.begin() + w.pv[0].size);
+  if (!r.pv.empty()) r.best_move = r.pv.front();
+}
+
+// One aspiration-window PVS / alpha-beta iteration.
+template <class S>
+Value aspiration_iteration(S& search, Worker& w, Depth depth, Value prev, bool use_window) {
+  Value delta = 50;
+  Value alpha = -kInfinite, beta = kInfinite;
+  if (use_window) {
+    alpha = std::max(prev - delta, -kInfinite);
+    beta = std::min(prev + delta, kInfinite);
+  }
+  while (true) {
+    const Value v = search.node(w, alpha, beta, depth, 0, true, false);
+    if (search.stopped(w)) return v;
+    if (v <= alpha && alpha > -kInfinite) {
+      delta *= 4;
+      alpha = delta > 1000 ? -kInfinite : std::max(v - delta, -kInfinite);
+    } else if (v >= beta && beta < kInfinite) {
+      delta *= 4;
+      beta = delta > 1000 ? kInfinite : std::min(v + delta, kInfinite);
+    } else {
+      return v;
+    }
+  }
+}
+
+// MTD(f): null-window searches converging on the minimax value from a guess.
+// Root PV comes from the last pass that failed high (the only kind that
+// proves a best move); a fail-low-only iteration keeps the table's move.
+template <class S>
+Value mtdf_iteration(S& search, Worker& w, Depth depth, Value guess, std::vector<Move>& pv) {
+  Value g = guess, lower = -kInfinite, upper = kInfinite;
+  while (lower < upper) {
+    const Value beta = g == lower ? g + 1 : g;
+    g = search.node(w, beta - 1, beta, depth, 0, true, false);
+    if (search.stopped(w)) return g;
+    if (g < beta) {
+      upper = g;
+    } else {
+      lower = g;
+      pv.assign(w.pv[0].moves.begin(), w.pv[0].moves.begin() + w.pv[0].size);
+    }
+  }
+  return g;
+}
+
+}  // namespace detail
+
+// Runs iterative deepening on w.pos. `depth_offset` lets Lazy-SMP helpers
+// start at a different depth; the serial engine passes 0.
+template <class Table, class Hooks>
+SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, SearchShared& shared,
+                                 Observer* observer, Depth depth_offset = 0) {
+  SearchResult result;
+  const SearchOptions& opt = shared.options;
+  const Depth max_depth = opt.limits.depth > 0 ? std::min(opt.limits.depth, kMaxDepth) : kMaxDepth;
+  if (MoveList(w.pos).size == 0) {  // mated or stalemated: nothing to search
+    result.score = mated_in(0);
+    return result;
+  }
+  Value prev = 0;
+  for (Depth d = 1 + depth_offset; d <= max_depth; ++d) {
+    Value v;
+    std::vector<Move> mtdf_pv;
+    if (opt.algorithm == Algorithm::Mtdf) {
+      v = detail::mtdf_iteration(search, w, d, prev, mtdf_pv);
+    } else {
+      v = detail::aspiration_iteration(search, w, d, prev, search.features().aspiration && d >= 4);
+    }
+    if (search.stopped(w)) break;
+    prev = v;
+    result.score = v;
+    result.depth = d;
+    if (opt.algorithm == Algorithm::Mtdf) {
+      if (!mtdf_pv.empty()) result.pv = mtdf_pv;
+      else if (result.pv.empty() || result.pv.front() != w.pv[0].moves[0]) result.pv.clear();
+      if (!result.pv.empty()) result.best_move = result.pv.front();
+    } else {
+      detail::fill_pv(result, w);
+    }
+    result.seconds = shared.elapsed_ms() / 1000.0;
+    result.stats = w.stats;
+    if (observer) observer->on_iteration(result);
+    if (is_mate_score(v) && opt.limits.depth == 0 && d >= kMate - std::abs(v)) break;
+  }
+  result.stopped = shared.stopped();
+  if (!result.best_move) result.best_move = MoveList(w.pos).moves[0];
+  result.seconds = shared.elapsed_ms() / 1000.0;
+  result.stats = w.stats;
+  return result;
+}
+
+}  // namespace xq

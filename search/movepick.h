@@ -1,0 +1,78 @@
+// Move ordering. A picker holds the pseudo-legal moves of one node, scored
+// once, and hands them out best first by selection (most nodes cut off after
+// one or two moves, so a full sort would be wasted). Order: the table move,
+// then captures by MVV-LVA, then the two killers, then quiet moves by history.
+// Each heuristic can be switched off; with all off, moves come in generation
+// order. next() needs no position, so a split point can share one picker
+// between threads under the split point's lock; callers test legality on
+// their own position.
+#pragma once
+
+#include <algorithm>
+
+#include "board/eval.h"
+#include "board/movegen.h"
+#include "search/options.h"
+#include "search/worker.h"
+
+namespace xq {
+
+class MovePicker {
+ public:
+  // Main search: all moves.
+  MovePicker(const Position& pos, const Worker& w, const Features& f, Move tt_move, int ply) {
+    last_ = generate<GenType::All>(pos, moves_);
+    score_all(pos, w, f, tt_move, ply);
+  }
+  // Quiescence: captures only, or every evasion when in check.
+  MovePicker(const Position& pos, const Worker& w, const Features& f) {
+    last_ = pos.in_check() ? generate<GenType::All>(pos, moves_)
+                           : generate<GenType::Captures>(pos, moves_);
+    score_all(pos, w, f, Move::none(), -1);
+  }
+
+  // Next move, best first; Move::none() when exhausted.
+  Move next() {
+    if (cur_ == last_) return Move::none();
+    Move* best = cur_;
+    for (Move* m = cur_ + 1; m != last_; ++m)
+      if (scores_[m - moves_] > scores_[best - moves_]) best = m;
+    std::swap(*best, *cur_);
+    std::swap(scores_[best - moves_], scores_[cur_ - moves_]);
+    return *cur_++;
+  }
+  int size() const { return int(last_ - moves_); }
+
+ private:
+  static constexpr int kTtScore = 1 << 30;
+  static constexpr int kCaptureBase = 1 << 29;
+  static constexpr int kKillerBase = 1 << 28;
+
+  void score_all(const Position& pos, const Worker& w, const Features& f, Move tt_move, int ply) {
+    for (Move* m = moves_; m != last_; ++m) {
+      int s = 0;
+      const Piece victim = pos.piece_on(m->to());
+      if (f.ttmove && *m == tt_move) {
+        s = kTtScore;
+      } else if (victim != Piece::None && f.mvvlva) {
+        const Piece attacker = pos.piece_on(m->from());
+        s = kCaptureBase + piece_value(type_of(victim)) * 8 - index(type_of(attacker));
+        if (type_of(victim) == PieceType::King) s += 1 << 20;
+      } else if (ply >= 0 && f.killers && victim == Piece::None &&
+                 (w.killers[ply][0] == *m || w.killers[ply][1] == *m)) {
+        s = kKillerBase + (w.killers[ply][0] == *m ? 1 : 0);
+      } else if (f.history) {
+        s = w.history[index(m->from())][index(m->to())];
+      }
+      // Without any ordering, keep generation order (stable).
+      scores_[m - moves_] = s == 0 ? -int(m - moves_) : s;
+    }
+  }
+
+  Move moves_[kMaxMoves];
+  int scores_[kMaxMoves];
+  Move* cur_ = moves_;
+  Move* last_ = moves_;
+};
+
+}  // namespace xq

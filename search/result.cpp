@@ -1,0 +1,30 @@
+#include "search/result.h"
+
+namespace xq {
+
+SearchStats& SearchStats::operator+=(const SearchStats& o) {
+  nodes += o.nodes;
+  qnodes += o.qnodes;
+  tt_probes += o.tt_probes;
+  tt_hits += o.tt_hits;
+  tt_cutoffs += o.tt_cutoffs;
+  tt_torn += o.tt_torn;
+  bad_tt_moves += o.bad_tt_moves;
+  fail_highs += o.fail_highs;
+  fail_high_first += o.fail_high_first;
+  null_tries += o.null_tries;
+  null_cutoffs += o.null_cutoffs;
+  splits += o.splits;
+  joins += o.joins;
+  aborts += o.aborts;
+  idle_seconds += o.idle_seconds;
+  return *this;
+}
+
+std::optional<int> SearchResult::mate() const {
+  if (score >= kMateInMaxPly) return (kMate - score + 1) / 2;
+  if (score <= -kMateInMaxPly) return -((kMate + score) / 2);
+  return std::nullopt;
+}
+
+}  // namespace xq

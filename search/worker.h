@@ -1,0 +1,52 @@
+// Per-thread search state: the thread's own position, killer and history
+// tables, PV stack and counters. One Worker per thread, aligned to cache
+// lines so no two threads' hot data share a line (the seed thesis pads its
+// per-thread history and killer tables against false sharing the same way).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "board/position.h"
+#include "board/types.h"
+#include "search/result.h"
+
+namespace xq {
+
+struct PvLine {
+  std::array<Move, kMaxPly + 1> moves{};
+  int size = 0;
+};
+
+struct alignas(64) Worker {
+  explicit Worker(int thread_id = 0) : id(thread_id) {}
+
+  void clear_heuristics() {
+    for (auto& k : killers) k = {Move::none(), Move::none()};
+    for (auto& row : history) row.fill(0);
+  }
+  void add_killer(int ply, Move m) {
+    if (killers[ply][0] == m) return;
+    killers[ply][1] = killers[ply][0];
+    killers[ply][0] = m;
+  }
+  // History heuristic: +2^depth for a quiet move that caused a cutoff (the
+  // thesis's increment); halved everywhere when an entry grows too large.
+  void add_history(Move m, Depth depth) {
+    int& h = history[index(m.from())][index(m.to())];
+    h += 1 << std::min(depth, 20);
+    if (h > (1 << 28))
+      for (auto& row : history)
+        for (int& v : row) v /= 2;
+  }
+
+  int id = 0;
+  Position pos;
+  std::array<std::array<Move, 2>, kMaxPly + 2> killers{};
+  std::array<std::array<int, kSquares>, kSquares> history{};
+  std::array<PvLine, kMaxPly + 2> pv{};
+  SearchStats stats;
+  std::uint64_t next_time_check = 0;  // node count at which to look at the clock
+};
+
+}  // namespace xq
