@@ -1,0 +1,66 @@
+// The one run-time seam of the lab (DESIGN.md §3): a Backend runs one search
+// on one position and returns the result with statistics summed over its
+// threads. Virtual calls happen here only, once per search; inside, each
+// backend runs Search<Table, Hooks> compiled for the hash scheme it was
+// created with (dispatched once, in the factory, through visit_scheme).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "board/position.h"
+#include "hashing/entry.h"
+#include "search/options.h"
+#include "search/result.h"
+
+namespace xq {
+
+struct BackendConfig {
+  std::string hash = "xor";  // hash scheme name (hashing/schemes.h)
+  int threads = 1;
+  std::size_t hash_mib = 16;
+  Replacement replacement = Replacement::DepthPreferred;
+  // Split-point backends: only nodes with at least this remaining depth split.
+  Depth min_split_depth = 4;
+  // Split-point backends: most split points one thread may own at once.
+  int max_splits_per_thread = 8;
+  // pvsplit: OpenMP schedule(dynamic,1) instead of the thesis's static,1.
+  bool omp_dynamic = false;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string_view name() const = 0;
+  virtual const BackendConfig& config() const = 0;
+  // Runs one search to the options' limits and blocks until it is over. The
+  // observer hears each completed iteration (from the main thread).
+  virtual SearchResult search(const Position& pos, const SearchOptions& options,
+                              Observer& observer) = 0;
+  // Asks a running search to stop as soon as possible; callable from any
+  // thread, a no-op when no search runs.
+  virtual void stop() = 0;
+  // Forgets everything learnt (table, history, killers): for independent runs.
+  virtual void clear() = 0;
+};
+
+struct BackendInfo {
+  std::string_view name;
+  std::string_view summary;
+  // Whether the backend can run with a hash scheme.
+  bool (*supports)(std::string_view scheme);
+  // Builds the backend; throws std::invalid_argument on a bad configuration
+  // (unknown or unsupported scheme, threads < 1, zero-sized table).
+  std::unique_ptr<Backend> (*make)(const BackendConfig& config);
+};
+
+// Every registered backend, "serial" first.
+const std::vector<BackendInfo>& backends();
+// Throws std::invalid_argument ("unknown backend 'x' (known: ...)").
+const BackendInfo& find_backend(std::string_view name);
+std::unique_ptr<Backend> make_backend(std::string_view name, const BackendConfig& config);
+
+}  // namespace xq
