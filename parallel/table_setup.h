@@ -1,0 +1,34 @@
+// Helpers shared by backends: validating a configuration and building the
+// per-scheme backend template through the scheme dispatcher.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "hashing/schemes.h"
+#include "parallel/backend.h"
+
+namespace xq {
+
+inline void validate_config(const BackendConfig& c, std::string_view backend) {
+  if (c.threads < 1 || c.threads > 256)
+    throw std::invalid_argument("--threads must be between 1 and 256, got " +
+                                std::to_string(c.threads));
+  if (c.hash_mib == 0) throw std::invalid_argument("hash table size must be at least 1 MiB");
+  if (!is_scheme_name(c.hash))
+    throw std::invalid_argument("unknown hash scheme '" + c.hash + "' (known: " +
+                                known_schemes_text() + ")");
+  (void)backend;
+}
+
+// Instantiates BackendT<Table> for the configured scheme.
+template <template <class> class BackendT>
+std::unique_ptr<Backend> make_for_scheme(const BackendConfig& c) {
+  return visit_scheme(c.hash, [&](auto tag) -> std::unique_ptr<Backend> {
+    using Table = typename decltype(tag)::type;
+    return std::make_unique<BackendT<Table>>(c);
+  });
+}
+
+}  // namespace xq
