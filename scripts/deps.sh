@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages xqlab needs when they are missing (Debian 12,
+# run as root or with sudo). Quiet and quick when everything is present.
+set -euo pipefail
+need=()
+for pkg in g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+# Optional: an independent Xiangqi engine used as a perft oracle and speed peer.
+if [ "${XQLAB_WITH_FAIRY:-1}" = 1 ] && ! dpkg -s fairy-stockfish >/dev/null 2>&1; then
+  need+=(fairy-stockfish)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
+  echo "xqlab: installing ${need[*]}" >&2
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
+fi
