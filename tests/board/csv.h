@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -75,6 +76,12 @@ struct PerftRow {
   std::uint64_t nodes = 0;
   std::string source;
 };
+
+// How gtest shows a row (test lists, failures, ctest's test properties).
+inline void PrintTo(const PerftRow& row, std::ostream* os) {
+  *os << "depth " << row.depth << " of " << row.fen << " = " << row.nodes << " (" << row.source
+      << ")";
+}
 
 inline const std::string& perft_csv_path() {
   static const std::string path = std::string(XQLAB_SHARED_DATA_DIR) + "/perft.csv";
