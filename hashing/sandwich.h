@@ -3,16 +3,16 @@
 //
 // Race model: a slot is four atomic words — head check, data, tail check, and a
 // spare word reserved for ABDADA — with head == tail == key ^ data. A writer
-// stores head, then (after a release fence) data, then tail with release; a
-// reader loads tail with acquire, then data, then (after an acquire fence)
-// head: the opposite order, as in a seqlock. If the reader's data came from a
-// later store than its tail, the orders guarantee it sees that later store's
-// head (or a newer one), so a write in progress or a mix of two writes shows
-// as head != tail and is counted as torn_detected. Ordering alone cannot
+// stores head, then data and tail with release; a reader loads tail and data
+// with acquire, then head: the opposite order, as in a seqlock (release/acquire
+// pairs rather than fences, which ThreadSanitizer does not model). If the
+// reader's data came from a later store than its tail, the orders guarantee it
+// sees that later store's head (or a newer one), so a write in progress or a
+// mix of two writes shows as head != tail and is counted as torn_detected. Ordering alone cannot
 // catch an A-B-A overwrite in which a third store puts A's check word back at
 // the head around B's data, so the check words are a checksum of the data
-// too: a probe accepts only head == tail and head ^ data == key. On x86 the
-// fences and acquire/release cost no instructions, only reordering freedom;
+// too: a probe accepts only head == tail and head ^ data == key. On x86
+// acquire/release cost no instructions, only reordering freedom;
 // the real price is memory: 32 bytes per entry, two entries per cache line
 // instead of four.
 #pragma once
@@ -39,8 +39,7 @@ struct SandwichLayout {
     const Bucket::Slot& s = b.slots[i];
     LoadedSlot out;
     const std::uint64_t tail = s.tail.load(std::memory_order_acquire);
-    out.data = s.data.load(std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_acquire);
+    out.data = s.data.load(std::memory_order_acquire);
     const std::uint64_t head = s.head.load(std::memory_order_relaxed);
     out.torn = head != tail;
     out.key = head ^ out.data;
@@ -50,8 +49,7 @@ struct SandwichLayout {
     Bucket::Slot& s = b.slots[i];
     const std::uint64_t check = key ^ data;
     s.head.store(check, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_release);
-    s.data.store(data, std::memory_order_relaxed);
+    s.data.store(data, std::memory_order_release);
     s.tail.store(check, std::memory_order_release);
   }
 };
