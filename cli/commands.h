@@ -14,6 +14,7 @@ using Argv = std::vector<std::string>;
 int cmd_perft(const Argv& args);
 int cmd_stress(const Argv& args);  // hash scheme race stress (hashing/stress.h)
 int cmd_list(const Argv& args);    // names of hash schemes (and later backends)
+int cmd_ablation(const Argv& args);  // search feature ablation (Tables 4.1/4.2)
 
 // Parses --fen (a FEN or "startpos"); throws UsageError with the FEN problem.
 Position parse_position_arg(const std::string& fen);

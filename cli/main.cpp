@@ -23,6 +23,7 @@ const Command kCommands[] = {
      "--fen FEN|startpos --depth D [--divide] [--json]   count legal move paths"},
     {"stress", xq::cli::cmd_stress, "--hash SCHEME [--threads T] [--seconds S] [--entries N] [--ops N] [--json]   hash race stress"},
     {"list", xq::cli::cmd_list, "[--json]   list hash schemes"},
+    {"ablation", xq::cli::cmd_ablation, "[--suite FILE] [--depths 4..7|LIST] [--configs LIST] [--csv FILE] [--json]   search feature ablation"},
 };
 
 void usage(std::FILE* out) {
