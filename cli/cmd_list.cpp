@@ -9,6 +9,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "hashing/schemes.h"
+#include "parallel/backend.h"
 
 namespace xq::cli {
 namespace {
@@ -31,7 +32,24 @@ ListSection hash_section() {
   return s;
 }
 
-std::vector<ListSection> sections() { return {hash_section()}; }
+ListSection backend_section() {
+  ListSection s{"backends", "parallel backends (--backend)", {}};
+  for (const BackendInfo& b : backends())
+    s.items.push_back({std::string(b.name), std::string(b.summary)});
+  return s;
+}
+
+std::vector<ListSection> sections() { return {hash_section(), backend_section()}; }
+
+// The (backend, scheme) combinations that can run: JSON "pairs", and one
+// line per backend in text.
+std::vector<std::pair<std::string, std::string>> valid_pairs() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const BackendInfo& b : backends())
+    for (std::string_view scheme : kSchemeNames)
+      if (b.supports(scheme)) out.emplace_back(std::string(b.name), std::string(scheme));
+  return out;
+}
 
 void print_json(const std::vector<ListSection>& all) {
   std::printf("{");
@@ -41,7 +59,12 @@ void print_json(const std::vector<ListSection>& all) {
       std::printf("%s\"%s\"", j ? ", " : "", json_escape(all[i].items[j].name).c_str());
     std::printf("]");
   }
-  std::printf("}\n");
+  std::printf(", \"pairs\": [");
+  const auto pairs = valid_pairs();
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    std::printf("%s[\"%s\", \"%s\"]", i ? ", " : "", json_escape(pairs[i].first).c_str(),
+                json_escape(pairs[i].second).c_str());
+  std::printf("]}\n");
 }
 
 void print_text(const std::vector<ListSection>& all) {
@@ -49,6 +72,13 @@ void print_text(const std::vector<ListSection>& all) {
     std::printf("%s%s:\n", i ? "\n" : "", all[i].title.c_str());
     for (const ListItem& item : all[i].items)
       std::printf("  %-12s %s\n", item.name.c_str(), item.summary.c_str());
+  }
+  std::printf("\nvalid combinations (--backend with --hash):\n");
+  for (const BackendInfo& b : backends()) {
+    std::string schemes;
+    for (std::string_view scheme : kSchemeNames)
+      if (b.supports(scheme)) schemes += (schemes.empty() ? "" : ", ") + std::string(scheme);
+    std::printf("  %-12s %s\n", std::string(b.name).c_str(), schemes.c_str());
   }
 }
 

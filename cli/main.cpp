@@ -22,8 +22,9 @@ const Command kCommands[] = {
     {"perft", xq::cli::cmd_perft,
      "--fen FEN|startpos --depth D [--divide] [--json]   count legal move paths"},
     {"stress", xq::cli::cmd_stress, "--hash SCHEME [--threads T] [--seconds S] [--entries N] [--ops N] [--json]   hash race stress"},
-    {"list", xq::cli::cmd_list, "[--json]   list hash schemes"},
+    {"list", xq::cli::cmd_list, "[--json]   list hash schemes, backends and valid pairs"},
     {"ablation", xq::cli::cmd_ablation, "[--suite FILE] [--depths 4..7|LIST] [--configs LIST] [--csv FILE] [--json]   search feature ablation"},
+    {"search", xq::cli::cmd_search, "--fen FEN|startpos [--depth D|--movetime MS|--nodes N] [--algo A] [--features L] [--exact] [--backend B] [--hash S] [--threads T] [--hash-mb M] [--json]"},
 };
 
 void usage(std::FILE* out) {
