@@ -135,11 +135,16 @@ class BucketArray {
   }
   std::size_t buckets() const { return count_; }
 
-  // Maps the whole key range onto [0, count_) by a multiply-high, so any bucket
-  // count works and the low key bits stay free.
+  // Maps the key onto [0, count_) by a multiply-high, so any bucket count
+  // works. The key is rotated first so that the index comes from its low 32
+  // bits: a torn XOR-style mix differs from a real key in the bits where two
+  // data words differ — mostly the low ones (move, value), hardly ever the
+  // high ones (bound, generation) — so this way a torn slot almost always
+  // decodes to a key of another bucket, which probe() counts as torn.
   std::size_t index_of(Key key) const {
     __extension__ using U128 = unsigned __int128;
-    return std::size_t((U128(key) * U128(count_)) >> 64);
+    const Key rotated = key << 32 | key >> 32;
+    return std::size_t((U128(rotated) * U128(count_)) >> 64);
   }
 
   // The deepest slot holding `key` (packed data word), or 0. Adds to `torn`
