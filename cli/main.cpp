@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"list", xq::cli::cmd_list, "[--json]   list hash schemes, backends and valid pairs"},
     {"ablation", xq::cli::cmd_ablation, "[--suite FILE] [--depths 4..7|LIST] [--configs LIST] [--csv FILE] [--json]   search feature ablation"},
     {"search", xq::cli::cmd_search, "--fen FEN|startpos [--depth D|--movetime MS|--nodes N] [--algo A] [--features L] [--exact] [--backend B] [--hash S] [--threads T] [--hash-mb M] [--json]"},
+    {"lab", xq::cli::cmd_lab, "[--suite FILE] [--backends L] [--hash L] [--threads L] [--depth D] [--runs R] [--csv FILE] [--json]   parallel speedup lab"},
 };
 
 void usage(std::FILE* out) {
