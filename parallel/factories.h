@@ -13,4 +13,10 @@ namespace xq {
 std::unique_ptr<Backend> make_serial_backend(const BackendConfig& config);
 bool serial_supports(std::string_view scheme);
 
+std::unique_ptr<Backend> make_pvsplit_backend(const BackendConfig& config);
+bool pvsplit_supports(std::string_view scheme);
+
+std::unique_ptr<Backend> make_ybwc_backend(const BackendConfig& config);
+bool ybwc_supports(std::string_view scheme);
+
 }  // namespace xq

@@ -1,0 +1,194 @@
+// The pvsplit backend: OpenMP PV-splitting after the seed thesis (4.2, Zou
+// 2013, "parallel hybrid PVS based on OpenMP").
+//
+// The master (thread 0, the caller's thread) runs iterative deepening and so
+// walks the principal path first: the leftmost child of every PV node, down
+// to the horizon. On the way back, at every PV node with remaining depth >=
+// min_split_depth, once its eldest child is searched, the remaining legal
+// moves are drained from the node's picker into an array and searched by
+// `#pragma omp parallel for schedule(static,1)` (dynamic,1 with
+// BackendConfig::omp_dynamic). Each team thread searches its moves serially
+// with its own Worker (the master keeps its own; the others copy the node's
+// position before the region), with a null window from the shared alpha,
+// which is read and raised under a mutex. A beta cutoff sets a flag that every
+// thread of the team sees at its next node (aborted()) and that makes the
+// remaining iterations return at once. Regions never nest: inside a region no
+// node splits, so at most one split is active and one flag suffices.
+#include <omp.h>
+
+#include <mutex>
+#include <vector>
+
+#include "parallel/factories.h"
+#include "parallel/table_setup.h"
+#include "search/driver.h"
+
+namespace xq {
+namespace {
+
+// Shared state of the split being searched. The flags are written by the
+// master outside any region (and `cutoff` by a team thread inside one).
+struct PvState {
+  // Constant after set-up.
+  int threads = 1;
+  Depth min_split_depth = 4;
+  bool dynamic = false;
+  std::vector<std::unique_ptr<Worker>>* workers = nullptr;  // [1, threads): team threads' workers
+  const SearchShared* shared = nullptr;                     // set per search
+  // Written by the master between regions only, read inside them.
+  bool in_region = false;
+  // Raised by the team thread that finds a beta cutoff; cleared by the master
+  // after the region.
+  alignas(64) std::atomic<bool> cutoff{false};
+};
+
+class PvHooks {
+ public:
+  static constexpr bool kSplits = true;
+  explicit PvHooks(PvState& state) : st_(state) {}
+
+  bool aborted(const Worker&) const { return st_.cutoff.load(std::memory_order_relaxed); }
+  bool want_split(const Worker&, const SplitContext& ctx) const {
+    return ctx.pv_node && ctx.depth >= st_.min_split_depth && st_.threads > 1 && !st_.in_region;
+  }
+
+  template <class SearchMove>
+  void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
+    std::vector<Move> moves;
+    for (Move m = ctx.picker->next(); m; m = ctx.picker->next())
+      if (w.pos.is_legal(m)) moves.push_back(m);
+    if (moves.empty()) return;
+    ++w.stats.splits;
+    std::vector<std::unique_ptr<Worker>>& workers = *st_.workers;
+    for (int i = 1; i < st_.threads; ++i) workers[std::size_t(i)]->pos = w.pos;
+
+    std::mutex lock;  // guards the four fields below
+    Value alpha = ctx.alpha, best = ctx.best_value;
+    Move best_move = ctx.best_move;
+    int searched = ctx.moves_searched;
+    const int n = int(moves.size());
+    auto body = [&](int i) {
+      if (st_.cutoff.load(std::memory_order_relaxed)) return;
+      const int tid = omp_get_thread_num();
+      Worker& tw = tid == 0 ? w : *workers[std::size_t(tid)];
+      Value a;
+      {
+        std::lock_guard g(lock);
+        a = alpha;
+      }
+      const Value v = search_move(tw, moves[std::size_t(i)], a, ctx);
+      // An abort or stop made v meaningless.
+      if (st_.cutoff.load(std::memory_order_relaxed) || st_.shared->stopped()) return;
+      std::lock_guard g(lock);
+      ++searched;
+      if (v > best) {
+        best = v;
+        best_move = moves[std::size_t(i)];
+        if (v > alpha) {
+          alpha = v;
+          if (v >= ctx.beta) {
+            st_.cutoff.store(true, std::memory_order_relaxed);
+            ++tw.stats.aborts;
+          }
+        }
+      }
+    };
+
+    st_.in_region = true;
+    if (st_.dynamic) {
+#pragma omp parallel for num_threads(st_.threads) schedule(dynamic, 1)
+      for (int i = 0; i < n; ++i) body(i);
+    } else {
+#pragma omp parallel for num_threads(st_.threads) schedule(static, 1)
+      for (int i = 0; i < n; ++i) body(i);
+    }
+    st_.in_region = false;
+    st_.cutoff.store(false, std::memory_order_relaxed);
+
+    ctx.alpha = alpha;
+    ctx.best_value = best;
+    ctx.best_move = best_move;
+    ctx.moves_searched = searched;
+    ctx.cutoff = best >= ctx.beta;
+  }
+
+
+ private:
+  PvState& st_;
+};
+
+template <class Table>
+class PvSplitBackend final : public Backend {
+ public:
+  explicit PvSplitBackend(const BackendConfig& c) : config_(c) {
+    tt_.configure(config_.hash_mib, config_.threads, config_.replacement);
+    for (int i = 0; i < config_.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
+    state_.threads = config_.threads;
+    state_.min_split_depth = config_.min_split_depth;
+    state_.dynamic = config_.omp_dynamic;
+    state_.workers = &workers_;
+  }
+  std::string_view name() const override { return "pvsplit"; }
+  const BackendConfig& config() const override { return config_; }
+
+  SearchResult search(const Position& pos, const SearchOptions& options,
+                      Observer& observer) override {
+    SearchShared shared;
+    shared.options = options;
+    {
+      std::lock_guard lock(mutex_);
+      current_ = &shared;
+    }
+    tt_.new_search();
+    const TableCounters before = tt_.counters();
+    for (auto& w : workers_) {
+      w->pos = pos;
+      w->stats = SearchStats{};
+      w->next_time_check = 0;
+      w->clear_heuristics();
+    }
+    state_.in_region = false;
+    state_.cutoff.store(false, std::memory_order_relaxed);
+    state_.shared = &shared;
+    PvHooks hooks(state_);
+    Search<Table, PvHooks> search(tt_, hooks, shared);
+    SearchResult r = iterative_deepening(search, *workers_[0], shared, &observer);
+    {
+      std::lock_guard lock(mutex_);
+      current_ = nullptr;
+    }
+    r.stats = SearchStats{};
+    for (auto& w : workers_) r.stats += w->stats;
+    r.stats.tt_torn = tt_.counters().torn_detected - before.torn_detected;
+    return r;
+  }
+
+  void stop() override {
+    std::lock_guard lock(mutex_);
+    if (current_) current_->stop.store(true, std::memory_order_relaxed);
+  }
+
+  void clear() override {
+    tt_.clear();
+    for (auto& w : workers_) w->clear_heuristics();
+  }
+
+ private:
+  BackendConfig config_;
+  Table tt_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  PvState state_;
+  std::mutex mutex_;
+  SearchShared* current_ = nullptr;  // guarded by mutex_
+};
+
+}  // namespace
+
+bool pvsplit_supports(std::string_view scheme) { return is_scheme_name(scheme); }
+
+std::unique_ptr<Backend> make_pvsplit_backend(const BackendConfig& config) {
+  validate_config(config, "pvsplit");
+  return make_for_scheme<PvSplitBackend>(config);
+}
+
+}  // namespace xq

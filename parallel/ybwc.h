@@ -1,0 +1,157 @@
+// Young Brothers Wait Concept (Feldmann) with split points, on a pool of
+// persistent std::threads.
+//
+// A node offers itself to the pool only after its eldest brother is searched
+// (Step 8 of the node function), only at remaining depth >= min_split_depth,
+// only while some thread is idle and while its owner holds fewer than
+// max_splits_per_thread split points. The owner publishes a SplitPoint on its
+// own split stack; idle threads find it by scanning the stacks, join, copy the
+// node's position and take moves from the node's own picker under the split
+// point's lock until none is left. The owner takes moves too and, once the
+// picker is empty, waits for its helpers while helping at split points below
+// its own (a "helpful master"), so it never joins work that could be waiting
+// on it.
+//
+// A beta cutoff sets the split point's atomic `cutoff` flag; every thread
+// below it (in any nested split point) sees it through aborted(), which walks
+// the thread's chain of active split points (usually 0-3 links; at one thread
+// the chain is always empty, so the hook is one load and a branch).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "parallel/backend.h"
+#include "search/hooks.h"
+#include "search/search.h"
+
+namespace xq::ybwc {
+
+using Clock = std::chrono::steady_clock;
+
+// The node's child search (the lambda the node passes to split()), type-erased
+// once per split point: one indirect call per move searched at a split point.
+using SearchMoveFn = Value (*)(const void* closure, Worker&, Move, Value alpha,
+                               const SplitContext&);
+
+struct SplitPoint {
+  // -- Constant while the split point is in use: written by the owner under
+  //    `lock` before it is published, read by helpers after they joined.
+  SplitPoint* parent = nullptr;  // the owner's enclosing split point (abort chain)
+  SplitContext* ctx = nullptr;   // the owner's node: beta, depth, ply, pv_node, picker
+  SearchMoveFn search_move = nullptr;
+  const void* closure = nullptr;
+  Position pos;  // the node's position, copied by each joining thread
+
+  // -- Mutable, guarded by `lock` (the picker behind ctx too).
+  std::mutex lock;
+  bool open = false;  // moves left and no cutoff: helpers may join
+  int workers = 0;    // threads inside, the owner included
+  Value alpha = 0;
+  Value best = 0;
+  Move best_move;
+  int moves_searched = 0;
+
+  // -- Read without the lock at every node of every thread below.
+  std::atomic<bool> cutoff{false};
+};
+
+// A search thread: the engine's Worker plus its split-point bookkeeping.
+struct Thread : Worker {
+  Thread(int thread_id, int max_splits)
+      : Worker(thread_id), splits(std::make_unique<SplitPoint[]>(std::size_t(max_splits))) {}
+
+  // Touched by this thread only: the innermost split point it works in.
+  SplitPoint* active = nullptr;
+  // Written by this thread, read by scanning threads: the split points it owns
+  // are splits[0 .. split_count).
+  std::atomic<int> split_count{0};
+  std::unique_ptr<SplitPoint[]> splits;
+};
+
+// True when a cutoff at the thread's split point or above made its work useless.
+inline bool chain_cut(const Thread& t) {
+  for (const SplitPoint* sp = t.active; sp; sp = sp->parent)
+    if (sp->cutoff.load(std::memory_order_relaxed)) return true;
+  return false;
+}
+
+class Pool {
+ public:
+  explicit Pool(const BackendConfig& config);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  int size() const { return int(threads_.size()); }
+  Thread& thread(int i) { return *threads_[std::size_t(i)]; }
+
+  // Resets every thread for a search of `pos` and wakes the helpers.
+  void begin_search(const Position& pos, SearchShared& shared);
+  // Parks the helpers; returns once none touches search state any more.
+  void end_search();
+  // Forgets history and killers.
+  void clear();
+
+  bool want_split(const Thread& t, const SplitContext& ctx) const {
+    return ctx.depth >= min_split_depth_ && idle_.load(std::memory_order_relaxed) > 0 &&
+           t.split_count.load(std::memory_order_relaxed) < max_splits_;
+  }
+  void split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure);
+
+ private:
+  bool stopped(const Thread& t) const { return shared_->stopped() || chain_cut(t); }
+  void run_moves(Thread& t, SplitPoint& sp);
+  bool try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_since);
+  void helper_main(Thread& t);
+
+  const Depth min_split_depth_;
+  const int max_splits_;
+  std::vector<std::unique_ptr<Thread>> threads_;
+  std::vector<std::thread> os_threads_;
+  SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
+
+  alignas(64) std::atomic<int> idle_{0};  // helpers looking for a split point
+  std::atomic<bool> searching_{false};
+
+  // Parking between searches.
+  std::mutex park_mutex_;
+  std::condition_variable wake_cv_;
+  std::condition_variable parked_cv_;
+  std::uint64_t generation_ = 0;  // guarded by park_mutex_: bumped per search
+  int parked_ = 0;                // guarded by park_mutex_
+  bool quit_ = false;             // guarded by park_mutex_
+};
+
+// The hooks policy the node function is compiled with.
+class Hooks {
+ public:
+  static constexpr bool kSplits = true;
+  explicit Hooks(Pool& pool) : pool_(pool) {}
+
+  bool aborted(const Worker& w) const { return chain_cut(static_cast<const Thread&>(w)); }
+  bool want_split(const Worker& w, const SplitContext& ctx) const {
+    return pool_.want_split(static_cast<const Thread&>(w), ctx);
+  }
+  template <class SearchMove>
+  void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
+    using Fn = std::remove_reference_t<SearchMove>;
+    pool_.split(
+        static_cast<Thread&>(w), ctx,
+        [](const void* c, Worker& hw, Move m, Value a, const SplitContext& sc) {
+          return (*static_cast<const Fn*>(c))(hw, m, a, sc);
+        },
+        static_cast<const void*>(&search_move));
+  }
+
+ private:
+  Pool& pool_;
+};
+
+}  // namespace xq::ybwc

@@ -1,0 +1,180 @@
+// pvsplit and ybwc against the serial backend: in exact mode (DESIGN.md §4)
+// every scheme at 1..4 threads must return the serial alpha-beta value. Low
+// split depths make the split machinery (joins, nested split points, aborts)
+// run thousands of times per search. Plus stop latency and start/stop cycles.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "board/movegen.h"
+#include "hashing/schemes.h"
+#include "parallel/backend.h"
+
+namespace xq {
+namespace {
+
+std::vector<Position> opening_positions() {
+  std::vector<Position> out;
+  std::ifstream in(std::string(XQLAB_DATA_DIR) + "/openings.csv");
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    Position p;
+    if (p.set_fen(line.substr(line.rfind(',') + 1)).empty()) out.push_back(p);
+  }
+  return out;
+}
+
+// Positions after short random games: quiet, tactical and check positions.
+std::vector<Position> random_positions(int count, int plies, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<Position> out;
+  while (int(out.size()) < count) {
+    Position pos;
+    for (int i = 0; i < plies; ++i) {
+      MoveList moves(pos);
+      if (moves.size == 0) break;
+      pos.do_move(moves.moves[rng() % moves.size]);
+    }
+    Position fresh;
+    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) out.push_back(fresh);
+  }
+  return out;
+}
+
+std::vector<Position> suite(int randoms) {
+  std::vector<Position> v = opening_positions();
+  for (const Position& p : random_positions(randoms, 24, 11)) v.push_back(p);
+  return v;
+}
+
+SearchOptions exact(Depth depth, Algorithm a = Algorithm::Pvs) {
+  SearchOptions o;
+  o.exact = true;
+  o.algorithm = a;
+  o.limits.depth = depth;
+  return o;
+}
+
+std::vector<Value> serial_values(const std::vector<Position>& ps, const SearchOptions& o) {
+  BackendConfig c;
+  auto b = make_backend("serial", c);
+  Observer quiet;
+  std::vector<Value> out;
+  for (const Position& p : ps) {
+    b->clear();
+    out.push_back(b->search(p, o, quiet).score);
+  }
+  return out;
+}
+
+struct Case {
+  std::string backend;
+  std::string scheme;
+  int threads;
+};
+
+void check_exact(const Case& k, const std::vector<Position>& ps, const SearchOptions& o,
+                 const std::vector<Value>& expected, Depth min_split) {
+  BackendConfig c;
+  c.hash = k.scheme;
+  c.threads = k.threads;
+  c.hash_mib = 4;
+  c.min_split_depth = min_split;
+  auto b = make_backend(k.backend, c);
+  Observer quiet;
+  std::uint64_t splits = 0;
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const SearchResult r = b->search(ps[i], o, quiet);
+    splits += r.stats.splits;
+    EXPECT_EQ(r.score, expected[i]) << k.backend << "/" << k.scheme << "/" << k.threads
+                                    << " depth " << o.limits.depth << " " << ps[i].fen();
+    EXPECT_FALSE(r.stopped);
+  }
+  if (k.threads > 1) {
+    EXPECT_GT(splits, 0u) << k.backend << "/" << k.scheme << "/" << k.threads;
+  }
+}
+
+class ParallelExact : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ParallelExact, EqualsSerialAtDepth4) {
+  const auto ps = suite(8);
+  const SearchOptions o = exact(4);
+  check_exact(GetParam(), ps, o, serial_values(ps, o), 2);
+}
+
+TEST_P(ParallelExact, SlowEqualsSerialAtDepth5) {
+  const auto ps = suite(24);
+  const SearchOptions o = exact(5);
+  check_exact(GetParam(), ps, o, serial_values(ps, o), 3);
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> v;
+  for (const char* b : {"pvsplit", "ybwc"})
+    for (std::string_view s : kSchemeNames)
+      for (int t = 1; t <= 4; ++t) v.push_back({b, std::string(s), t});
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ParallelExact, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<Case>& p) {
+                           return p.param.backend + "_" + p.param.scheme + "_" +
+                                  std::to_string(p.param.threads);
+                         });
+
+TEST(PvsplitYbwc, AlphaBetaAndMtdfEqualSerial) {
+  const auto ps = suite(4);
+  for (Algorithm a : {Algorithm::AlphaBeta, Algorithm::Mtdf}) {
+    const SearchOptions o = exact(4, a);
+    const auto expected = serial_values(ps, o);
+    for (const char* b : {"pvsplit", "ybwc"})
+      for (int t : {2, 3}) check_exact({b, "xor", t}, ps, o, expected, 2);
+  }
+}
+
+TEST(PvsplitYbwc, StopEndsSearchPromptly) {
+  for (const char* name : {"pvsplit", "ybwc"}) {
+    for (int t : {1, 2, 4}) {
+      BackendConfig c;
+      c.threads = t;
+      auto b = make_backend(name, c);
+      SearchOptions o;  // no limit
+      Observer quiet;
+      auto fut = std::async(std::launch::async, [&] { return b->search(Position(), o, quiet); });
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      const auto t0 = std::chrono::steady_clock::now();
+      b->stop();
+      const SearchResult r = fut.get();
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      EXPECT_TRUE(r.stopped) << name << " " << t;
+      EXPECT_TRUE(bool(r.best_move)) << name << " " << t;
+      EXPECT_LT(ms, 50.0) << name << " " << t;
+    }
+  }
+}
+
+TEST(PvsplitYbwc, ManyShortSearches) {
+  for (const char* name : {"pvsplit", "ybwc"}) {
+    BackendConfig c;
+    c.threads = 3;
+    c.min_split_depth = 2;
+    auto b = make_backend(name, c);
+    Observer quiet;
+    for (int i = 0; i < 100; ++i) {
+      SearchOptions o;
+      o.limits.depth = 1 + i % 4;
+      EXPECT_TRUE(bool(b->search(Position(), o, quiet).best_move));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace xq
