@@ -93,6 +93,12 @@ inline const std::string& openings_csv_path() {
   return path;
 }
 
+// Why perft.csv could not be read ("" when it was).
+inline std::string& perft_csv_error() {
+  static std::string error;
+  return error;
+}
+
 // All rows of perft.csv; an unreadable file gives an empty list (a separate
 // test asserts the table is present, so the failure is reported, not hidden).
 inline const std::vector<PerftRow>& perft_rows() {
@@ -109,7 +115,8 @@ inline const std::vector<PerftRow>& perft_rows() {
         row.source = rec.at("source");
         out.push_back(row);
       }
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      perft_csv_error() = e.what();
       out.clear();
     }
     return out;

@@ -95,7 +95,8 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PerftSlowTest);
 // The table must be there and well formed; otherwise the suites above would
 // silently be empty.
 TEST(PerftTable, IsPresentAndWellFormed) {
-  ASSERT_GE(perft_rows().size(), 100u) << "could not read " << perft_csv_path();
+  ASSERT_GE(perft_rows().size(), 100u) << "could not read " << perft_csv_path() << ": "
+                                        << perft_csv_error();
   for (const PerftRow& row : perft_rows()) {
     EXPECT_GE(row.depth, 1) << row.fen;
     EXPECT_FALSE(row.source.empty()) << row.fen;
