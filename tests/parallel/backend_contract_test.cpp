@@ -1,0 +1,318 @@
+// The contract every registered backend keeps, whatever it is: tests are
+// parameterised over backends() and kSchemeNames, so a backend added to the
+// registry later is covered without touching this file.
+//  * exact mode (DESIGN.md §4): with every scheme it supports, at 1..4
+//    threads, the root value equals the serial alpha-beta value;
+//  * stop(): a running unlimited search returns within 50 ms;
+//  * 200 start/stop cycles (short time limits and stops racing the start)
+//    end without a hang;
+//  * the serial backend is deterministic after clear().
+// Suites named Stress* (ctest label `stress`, also run under ThreadSanitizer
+// in CI) repeat these with more threads, depth and cycles; their size is
+// bounded and multiplied by the environment variable XQLAB_STRESS_SCALE.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "board/movegen.h"
+#include "hashing/schemes.h"
+#include "parallel/backend.h"
+#include "tests/board/csv.h"
+
+namespace xq {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Ms = std::chrono::duration<double, std::milli>;
+
+int stress_scale() {
+  const char* s = std::getenv("XQLAB_STRESS_SCALE");
+  const int v = s ? std::atoi(s) : 1;
+  return std::max(1, v);
+}
+
+// The opening suite plus positions from random playouts (quiet, tactical
+// and in-check positions alike).
+std::vector<Position> contract_positions(int randoms) {
+  std::vector<Position> out;
+  for (const test::CsvRecord& rec : test::read_csv(test::openings_csv_path())) {
+    Position p;
+    if (p.set_fen(rec.at("fen")).empty()) out.push_back(p);
+  }
+  std::mt19937 rng(2026);
+  while (randoms > 0) {
+    Position pos;
+    const int plies = 16 + int(rng() % 40);
+    for (int i = 0; i < plies; ++i) {
+      const MoveList moves(pos);
+      if (moves.size == 0) break;
+      pos.do_move(moves.moves[rng() % unsigned(moves.size)]);
+    }
+    Position fresh;
+    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) {
+      out.push_back(fresh);
+      --randoms;
+    }
+  }
+  return out;
+}
+
+SearchOptions exact_options(Depth depth, Algorithm a) {
+  SearchOptions o;
+  o.exact = true;
+  o.algorithm = a;
+  o.limits.depth = depth;
+  return o;
+}
+
+std::unique_ptr<Backend> build(const std::string& name, const std::string& scheme, int threads,
+                               std::size_t mib = 1) {
+  BackendConfig c;
+  c.hash = scheme;
+  c.threads = threads;
+  c.hash_mib = mib;
+  return make_backend(name, c);
+}
+
+// The reference: serial alpha-beta in exact mode.
+std::vector<Value> reference_values(const std::vector<Position>& ps, Depth depth) {
+  auto serial = build("serial", "xor", 1);
+  Observer quiet;
+  std::vector<Value> out;
+  for (const Position& p : ps)
+    out.push_back(serial->search(p, exact_options(depth, Algorithm::AlphaBeta), quiet).score);
+  return out;
+}
+
+struct Pair {
+  std::string backend;
+  std::string scheme;
+};
+
+void PrintTo(const Pair& p, std::ostream* os) { *os << p.backend << "/" << p.scheme; }
+
+std::vector<Pair> all_pairs() {
+  std::vector<Pair> out;
+  for (const BackendInfo& b : backends())
+    for (std::string_view s : kSchemeNames)
+      if (b.supports(s)) out.push_back({std::string(b.name), std::string(s)});
+  return out;
+}
+
+std::vector<std::string> all_backends() {
+  std::vector<std::string> out;
+  for (const BackendInfo& b : backends()) out.emplace_back(b.name);
+  return out;
+}
+
+std::string pair_name(const ::testing::TestParamInfo<Pair>& info) {
+  return info.param.backend + "_" + info.param.scheme;
+}
+std::string backend_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+
+// Runs `ps` at `depth` with the pair at each thread count and compares with
+// the reference (the backend's default algorithm, PVS, in exact mode).
+void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth,
+                  const std::vector<int>& threads) {
+  static std::map<std::pair<std::size_t, Depth>, std::vector<Value>> cache;
+  auto& expected = cache[{ps.size(), depth}];
+  if (expected.empty()) expected = reference_values(ps, depth);
+  Observer quiet;
+  for (int t : threads) {
+    auto b = build(pair.backend, pair.scheme, t);
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const SearchResult r = b->search(ps[i], exact_options(depth, Algorithm::Pvs), quiet);
+      EXPECT_EQ(r.score, expected[i]) << pair.backend << "/" << pair.scheme << " threads " << t
+                                      << " depth " << depth << " " << ps[i].fen();
+      EXPECT_EQ(r.depth, depth);
+      EXPECT_FALSE(r.stopped);
+    }
+  }
+}
+
+class BackendExact : public ::testing::TestWithParam<Pair> {};
+
+TEST_P(BackendExact, EqualsSerialAlphaBetaAtDepth4On24Positions) {
+  static const std::vector<Position> ps = contract_positions(8);
+  ASSERT_GE(ps.size(), 20u);
+  expect_exact(GetParam(), ps, 4, {1, 2, 3, 4});
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BackendExact, ::testing::ValuesIn(all_pairs()), pair_name);
+
+class StressBackendExact : public ::testing::TestWithParam<Pair> {};
+
+TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
+  static const std::vector<Position> ps = contract_positions(4 * stress_scale());
+  expect_exact(GetParam(), ps, 5, {2, 4});
+}
+
+INSTANTIATE_TEST_SUITE_P(All, StressBackendExact, ::testing::ValuesIn(all_pairs()), pair_name);
+
+// Runs an unlimited search on another thread, waits until its first
+// iteration is reported plus `delay`, calls stop() and returns the
+// milliseconds from stop() until search() returned.
+class FirstIteration final : public Observer {
+ public:
+  void on_iteration(const SearchResult&) override {
+    std::lock_guard lock(mutex_);
+    started_ = true;
+    cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return started_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool started_ = false;
+};
+
+double stop_latency_ms(Backend& b, const Position& pos, std::chrono::milliseconds delay) {
+  FirstIteration observer;
+  Clock::time_point returned;
+  SearchResult r;
+  std::thread searcher([&] {
+    r = b.search(pos, SearchOptions{}, observer);  // no limit at all
+    returned = Clock::now();
+  });
+  observer.wait();
+  std::this_thread::sleep_for(delay);
+  const Clock::time_point stopped = Clock::now();
+  b.stop();
+  searcher.join();
+  EXPECT_TRUE(r.stopped);
+  EXPECT_TRUE(bool(r.best_move));
+  return Ms(returned - stopped).count();
+}
+
+// Medians of a few trials, so one descheduling of this loaded machine does
+// not decide; every single trial must still end within a generous bound.
+void expect_prompt_stop(const std::string& name, int threads, int trials) {
+  auto b = build(name, "xor", threads, 16);
+  std::vector<double> ms;
+  for (int i = 0; i < trials; ++i) {
+    ms.push_back(stop_latency_ms(*b, Position(), std::chrono::milliseconds(20 + 7 * i)));
+    b->clear();
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2];
+  EXPECT_LE(median, 50.0) << name << " threads " << threads;
+  EXPECT_LE(ms.back(), 250.0) << name << " threads " << threads;
+  std::printf("[ stop     ] %-8s threads %d: median %.2f ms, max %.2f ms over %d stops\n",
+              name.c_str(), threads, median, ms.back(), trials);
+}
+
+class BackendStop : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BackendStop, UnlimitedSearchEndsWithin50msOfStop) {
+  for (int t : {1, 2}) expect_prompt_stop(GetParam(), t, 5);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BackendStop, ::testing::ValuesIn(all_backends()), backend_name);
+
+// Start/stop cycles: even cycles end by a 1-3 ms time limit, odd ones by a
+// stop() from another thread that races the start of the search (a stop
+// before the start is a no-op, so a 40 ms limit backs it up). Hangs are
+// caught by a watchdog that aborts the process.
+void start_stop_cycles(const std::string& name, int threads, int cycles) {
+  auto b = build(name, "xor", threads, 1);
+  std::atomic<int> done{0};
+  std::thread watchdog([&] {
+    const Clock::time_point start = Clock::now();
+    while (done.load() == 0) {
+      if (Clock::now() - start > std::chrono::seconds(120)) {
+        std::fprintf(stderr, "%s: start/stop cycles hang\n", name.c_str());
+        std::abort();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  std::mt19937 rng{unsigned(threads)};
+  const std::vector<Position> ps = {Position(), contract_positions(0).back()};
+  Observer quiet;
+  for (int i = 0; i < cycles; ++i) {
+    SearchOptions o;
+    SearchResult r;
+    if (i % 2 == 0) {
+      o.limits.movetime_ms = 1 + i % 3;
+      r = b->search(ps[std::size_t(i / 2) % ps.size()], o, quiet);
+    } else {
+      o.limits.movetime_ms = 40;
+      const auto delay = std::chrono::microseconds(rng() % 2000);
+      std::thread stopper([&] {
+        std::this_thread::sleep_for(delay);
+        b->stop();
+      });
+      r = b->search(ps[std::size_t(i / 2) % ps.size()], o, quiet);
+      stopper.join();
+    }
+    EXPECT_TRUE(bool(r.best_move)) << name << " cycle " << i;
+    if (i % 50 == 49) b->clear();
+  }
+  done.store(1);
+  watchdog.join();
+}
+
+class BackendCycles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BackendCycles, TwoHundredStartStopCyclesAtTwoThreads) {
+  start_stop_cycles(GetParam(), 2, 200);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BackendCycles, ::testing::ValuesIn(all_backends()), backend_name);
+
+class StressBackendCycles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StressBackendCycles, StartStopCyclesAtFourThreads) {
+  start_stop_cycles(GetParam(), 4, 200 * stress_scale());
+}
+
+TEST_P(StressBackendCycles, StopAtFourThreads) { expect_prompt_stop(GetParam(), 4, 5); }
+
+INSTANTIATE_TEST_SUITE_P(All, StressBackendCycles, ::testing::ValuesIn(all_backends()),
+                         backend_name);
+
+// The serial backend is a reference only if it is repeatable: the same node
+// count, move and score twice in a row after clear(), with every scheme.
+class SerialDeterminism : public ::testing::TestWithParam<std::string_view> {};
+
+TEST_P(SerialDeterminism, SameNodesTwiceAfterClear) {
+  auto b = build("serial", std::string(GetParam()), 1, 4);
+  Observer quiet;
+  SearchOptions o;
+  o.limits.depth = 5;
+  std::vector<Position> ps = contract_positions(2);
+  ps.erase(ps.begin() + 2, ps.end() - 2);  // two openings, two random positions
+  for (const Position& p : ps) {
+    b->clear();
+    const SearchResult first = b->search(p, o, quiet);
+    b->clear();
+    const SearchResult second = b->search(p, o, quiet);
+    EXPECT_EQ(first.stats.nodes, second.stats.nodes) << p.fen();
+    EXPECT_EQ(first.best_move, second.best_move) << p.fen();
+    EXPECT_EQ(first.score, second.score) << p.fen();
+    EXPECT_GT(first.stats.nodes, 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SerialDeterminism, ::testing::ValuesIn(kSchemeNames),
+                         [](const ::testing::TestParamInfo<std::string_view>& p) {
+                           return std::string(p.param);
+                         });
+
+}  // namespace
+}  // namespace xq
