@@ -18,9 +18,11 @@
 namespace xq::cli {
 namespace {
 
-// Depth 7 with 3 runs: measured in docs/results/lab.md (about 3 s of serial
-// search per run of the 16-position opening suite on the 2-core lab machine).
-constexpr Depth kDefaultDepth = 7;
+// Depth 8 with 3 runs: about 21 s of serial search per pass over the
+// 16-position opening suite on the (shared, loaded) 2-core lab machine, so the
+// default comparison (serial + two backends at 1 and 2 threads) stays under
+// ten minutes; measured in docs/results/lab.md. Depth 9 would take ~3x that.
+constexpr Depth kDefaultDepth = 8;
 constexpr int kDefaultRuns = 3;
 
 std::string default_suite() {
