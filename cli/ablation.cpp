@@ -64,7 +64,7 @@ std::vector<AblationConfig> make_configs(bool extras) {
       {"pvs+tt+ord", "PVS+TT+ordering", Algorithm::Pvs, f({kTt, kOrd})},
       {"pvs+tt+ord+null", "PVS+TT+ordering+null", Algorithm::Pvs, f({kTt, kOrd, "null"})},
   };
-  if (extras) v.push_back({"default", "PVS, all features (aspiration on)", Algorithm::Pvs,
+  if (extras) v.push_back({"default", "default (PVS, all on)", Algorithm::Pvs,
                            Features::all()});
   return v;
 }
