@@ -125,8 +125,9 @@ std::string backend_name(const ::testing::TestParamInfo<std::string>& info) { re
 // the reference (the backend's default algorithm, PVS, in exact mode).
 void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth,
                   const std::vector<int>& threads) {
-  static std::map<std::pair<std::size_t, Depth>, std::vector<Value>> cache;
-  auto& expected = cache[{ps.size(), depth}];
+  // Reference values per (position list, depth); the lists are statics.
+  static std::map<std::pair<const void*, Depth>, std::vector<Value>> cache;
+  auto& expected = cache[{&ps, depth}];
   if (expected.empty()) expected = reference_values(ps, depth);
   Observer quiet;
   for (int t : threads) {
@@ -153,8 +154,15 @@ INSTANTIATE_TEST_SUITE_P(All, BackendExact, ::testing::ValuesIn(all_pairs()), pa
 
 class StressBackendExact : public ::testing::TestWithParam<Pair> {};
 
+// Bounded for the ThreadSanitizer pass in CI: two openings and two random
+// positions (times XQLAB_STRESS_SCALE) one ply deeper, at 2 and 4 threads.
 TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
-  static const std::vector<Position> ps = contract_positions(4 * stress_scale());
+  static const std::vector<Position> ps = [] {
+    const int randoms = 2 * stress_scale();
+    std::vector<Position> v = contract_positions(randoms);
+    v.erase(v.begin() + 2, v.end() - randoms);
+    return v;
+  }();
   expect_exact(GetParam(), ps, 5, {2, 4});
 }
 
