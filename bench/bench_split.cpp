@@ -1,0 +1,162 @@
+// Micro-benchmarks of the split machinery of the split-point backends.
+//
+//  * BM_YbwcSplit/<threads>/<abort>: one ybwc split point over the start
+//    position's 44 moves, created, worked and closed by thread 0, where each
+//    "child search" is a make/unmake pair. At 1 thread nobody joins (pure
+//    create + close cost); at 2 the pool's helper joins (counter joins/split);
+//    with abort=1 the first move searched at the split point fails high, so
+//    the split point is aborted (counter aborts/split).
+//  * BM_OmpParallelFor/<items>/<mode>: entering an OpenMP parallel region at
+//    a PV node as pvsplit does, parallel for over N trivial items with 2
+//    threads, schedule(static,1) (mode 0) or (dynamic,1) (mode 1), against
+//    the same loop run serially (mode 2).
+//  * BM_NodeRate/<backend>/<threads>: a fixed-depth search (depth 7, start
+//    position, all features) through the registry; the counter nps is the
+//    backend's node rate, so serial vs ybwc/pvsplit at 1 thread is the
+//    per-node cost of the hooks.
+//  * BM_Suite/<backend>/<threads>/<min_split_depth>: time to depth on the
+//    opening suite (depth $XQLAB_SPLIT_DEPTH, default 7; fresh tables per
+//    position), manual time = summed search time; counter nodes. Used to tune
+//    min_split_depth; filter it out (--benchmark_filter=-BM_Suite) for the
+//    micro-benchmarks alone.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "board/movegen.h"
+#include "parallel/backend.h"
+#include "parallel/ybwc.h"
+
+namespace {
+
+using namespace xq;
+
+Value make_unmake(const void*, Worker& w, Move m, Value, const SplitContext&) {
+  w.pos.do_move(m);
+  const Value v = Value(w.pos.key() & 7);
+  w.pos.undo_move(m);
+  return -v;
+}
+Value fail_high(const void*, Worker&, Move, Value, const SplitContext& ctx) { return ctx.beta; }
+
+void BM_YbwcSplit(benchmark::State& state) {
+  BackendConfig c;
+  c.threads = int(state.range(0));
+  const bool abort = state.range(1) != 0;
+  ybwc::Pool pool(c);
+  SearchShared shared;
+  const Position start;
+  pool.begin_search(start, shared);
+  ybwc::Thread& t = pool.thread(0);
+  Features f;
+  for (auto _ : state) {
+    MovePicker picker(t.pos, t, f, Move::none(), 0);
+    SplitContext ctx;
+    ctx.depth = 8;
+    ctx.alpha = -100;
+    ctx.beta = 100;
+    ctx.best_value = -kInfinite;
+    ctx.picker = &picker;
+    ctx.moves_searched = 1;
+    pool.split(t, ctx, abort ? fail_high : make_unmake, nullptr);
+    benchmark::DoNotOptimize(ctx.best_value);
+  }
+  pool.end_search();
+  SearchStats s;
+  for (int i = 0; i < pool.size(); ++i) s += pool.thread(i).stats;
+  const double n = double(state.iterations());
+  state.counters["joins/split"] = double(s.joins) / n;
+  state.counters["aborts/split"] = double(s.aborts) / n;
+}
+BENCHMARK(BM_YbwcSplit)->ArgsProduct({{1, 2}, {0, 1}})->UseRealTime();
+
+void BM_OmpParallelFor(benchmark::State& state) {
+  const int items = int(state.range(0));
+  const int mode = int(state.range(1));
+  std::vector<double> out(std::size_t(items), 0.0);
+  for (auto _ : state) {
+    if (mode == 0) {
+#pragma omp parallel for num_threads(2) schedule(static, 1)
+      for (int i = 0; i < items; ++i) out[std::size_t(i)] += std::sqrt(double(i));
+    } else if (mode == 1) {
+#pragma omp parallel for num_threads(2) schedule(dynamic, 1)
+      for (int i = 0; i < items; ++i) out[std::size_t(i)] += std::sqrt(double(i));
+    } else {
+      for (int i = 0; i < items; ++i) out[std::size_t(i)] += std::sqrt(double(i));
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+BENCHMARK(BM_OmpParallelFor)->ArgsProduct({{8, 40}, {0, 1, 2}})->UseRealTime();
+
+void BM_NodeRate(benchmark::State& state, const char* backend) {
+  BackendConfig c;
+  c.threads = int(state.range(0));
+  auto b = make_backend(backend, c);
+  SearchOptions o;
+  o.limits.depth = 7;
+  Observer quiet;
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  for (auto _ : state) {
+    b->clear();
+    const SearchResult r = b->search(Position(), o, quiet);
+    nodes += r.stats.nodes;
+    seconds += r.seconds;
+  }
+  state.counters["nps"] = seconds > 0 ? double(nodes) / seconds : 0.0;
+  state.counters["nodes"] = double(nodes) / double(state.iterations());
+}
+BENCHMARK_CAPTURE(BM_NodeRate, serial, "serial")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_NodeRate, ybwc, "ybwc")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_NodeRate, pvsplit, "pvsplit")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+std::vector<Position> opening_suite() {
+  std::vector<Position> out;
+  // The suite ships beside the sources: <root>/bench/this file, <root>/data.
+  std::string root = __FILE__;
+  root = root.substr(0, root.rfind("/bench/"));
+  std::ifstream in(root + "/data/openings.csv");
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    Position p;
+    if (p.set_fen(line.substr(line.rfind(',') + 1)).empty()) out.push_back(p);
+  }
+  return out;
+}
+
+void BM_Suite(benchmark::State& state, const char* backend) {
+  static const std::vector<Position> suite = opening_suite();
+  BackendConfig c;
+  c.threads = int(state.range(0));
+  c.min_split_depth = Depth(state.range(1));
+  auto b = make_backend(backend, c);
+  SearchOptions o;
+  const char* d = std::getenv("XQLAB_SPLIT_DEPTH");
+  o.limits.depth = d ? std::atoi(d) : 7;
+  Observer quiet;
+  std::uint64_t nodes = 0, splits = 0;
+  for (auto _ : state) {
+    double seconds = 0;
+    for (const Position& p : suite) {
+      b->clear();
+      const SearchResult r = b->search(p, o, quiet);
+      seconds += r.seconds;
+      nodes += r.stats.nodes;
+      splits += r.stats.splits;
+    }
+    state.SetIterationTime(seconds);
+  }
+  state.counters["nodes"] = double(nodes) / double(state.iterations());
+  state.counters["splits"] = double(splits) / double(state.iterations());
+}
+BENCHMARK_CAPTURE(BM_Suite, serial, "serial")->Args({1, 4})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Suite, ybwc, "ybwc")->ArgsProduct({{2}, {2, 3, 4, 5}})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK_CAPTURE(BM_Suite, pvsplit, "pvsplit")->ArgsProduct({{2}, {2, 3, 4}})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+
+}  // namespace
