@@ -64,8 +64,12 @@ std::vector<AblationConfig> make_configs(bool extras) {
       {"pvs+tt+ord", "PVS+TT+ordering", Algorithm::Pvs, f({kTt, kOrd})},
       {"pvs+tt+ord+null", "PVS+TT+ordering+null", Algorithm::Pvs, f({kTt, kOrd, "null"})},
   };
-  if (extras) v.push_back({"default", "default (PVS, all on)", Algorithm::Pvs,
-                           Features::all()});
+  if (extras) {
+    v.push_back({"default", "default (PVS, all on)", Algorithm::Pvs, Features::all()});
+    // Plain AB whose captures (quiescence included) are MVV-LVA ordered: shows
+    // how much of AB's cost is unordered quiescence.
+    v.push_back({"ab+mvvlva", "AB+MVV-LVA", Algorithm::AlphaBeta, f({"mvvlva"})});
+  }
   return v;
 }
 

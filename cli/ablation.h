@@ -47,7 +47,7 @@ struct AblationConfig {
 
 // The nine rows of Tables 4.1/4.2 in the thesis's order.
 const std::vector<AblationConfig>& ablation_configs();
-// The nine plus extras ("default": PVS with every feature).
+// The nine plus extras ("default": PVS with every feature; "ab+mvvlva").
 const std::vector<AblationConfig>& all_ablation_configs();
 // Throws UsageError listing the known names.
 const AblationConfig& find_ablation_config(const std::string& name);
