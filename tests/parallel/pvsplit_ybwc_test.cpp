@@ -139,6 +139,20 @@ TEST(PvsplitYbwc, AlphaBetaAndMtdfEqualSerial) {
   }
 }
 
+// ThreadSanitizer slows every thread ~10x and 4 threads oversubscribe the
+// 2-core machine, so the 50 ms bound is only asserted without it.
+#if defined(__SANITIZE_THREAD__)
+constexpr double kStopBoundMs = 1000.0;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr double kStopBoundMs = 1000.0;
+#else
+constexpr double kStopBoundMs = 50.0;
+#endif
+#else
+constexpr double kStopBoundMs = 50.0;
+#endif
+
 TEST(PvsplitYbwc, StopEndsSearchPromptly) {
   for (const char* name : {"pvsplit", "ybwc"}) {
     for (int t : {1, 2, 4}) {
@@ -156,7 +170,7 @@ TEST(PvsplitYbwc, StopEndsSearchPromptly) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       EXPECT_TRUE(r.stopped) << name << " " << t;
       EXPECT_TRUE(bool(r.best_move)) << name << " " << t;
-      EXPECT_LT(ms, 50.0) << name << " " << t;
+      EXPECT_LT(ms, kStopBoundMs) << name << " " << t;
     }
   }
 }
