@@ -170,7 +170,10 @@ TEST(PvsplitYbwc, StopEndsSearchPromptly) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       EXPECT_TRUE(r.stopped) << name << " " << t;
       EXPECT_TRUE(bool(r.best_move)) << name << " " << t;
-      EXPECT_LT(ms, kStopBoundMs) << name << " " << t;
+      // With more threads than cores a stop waits for descheduled threads:
+      // that measures the scheduler, so only "no hang" is asserted there.
+      const bool oversubscribed = unsigned(t) > std::thread::hardware_concurrency();
+      EXPECT_LT(ms, oversubscribed ? 1000.0 : kStopBoundMs) << name << " " << t;
     }
   }
 }
