@@ -35,7 +35,8 @@ ListSection hash_section() {
 ListSection backend_section() {
   ListSection s{"backends", "parallel backends (--backend)", {}};
   for (const BackendInfo& b : backends())
-    s.items.push_back({std::string(b.name), std::string(b.summary)});
+    s.items.push_back({std::string(b.name), std::string(b.summary) + " [default hash: " +
+                                                std::string(b.default_hash) + "]"});
   return s;
 }
 

@@ -119,8 +119,14 @@ int cmd_search(const Argv& argv) {
   const SearchOptions opt = parse_options(args);
 
   const std::string backend = args.get("backend", "serial");
+  const BackendInfo* info = nullptr;
+  try {
+    info = &find_backend(backend);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
   BackendConfig cfg;
-  cfg.hash = args.get("hash", "xor");
+  cfg.hash = args.get("hash", std::string(info->default_hash));
   cfg.threads = int(args.get_int("threads", 1, 1, 256));
   cfg.hash_mib = std::size_t(args.get_int("hash-mb", 16, 1, 1 << 20));
   if (!is_scheme_name(cfg.hash))

@@ -50,6 +50,8 @@ class Backend {
 struct BackendInfo {
   std::string_view name;
   std::string_view summary;
+  // The scheme used when the user names none (the pairing its design assumes).
+  std::string_view default_hash;
   // Whether the backend can run with a hash scheme.
   bool (*supports)(std::string_view scheme);
   // Builds the backend; throws std::invalid_argument on a bad configuration

@@ -8,12 +8,13 @@ namespace xq {
 
 const std::vector<BackendInfo>& backends() {
   static const std::vector<BackendInfo> kBackends = {
-      {"serial", "the serial hybrid-PVS engine (reference for every ratio)", serial_supports,
+      {"serial", "the serial hybrid-PVS engine (reference for every ratio)", "xor",
+       serial_supports,
        make_serial_backend},
       {"pvsplit", "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers",
-       pvsplit_supports, make_pvsplit_backend},
+       "perthread", pvsplit_supports, make_pvsplit_backend},
       {"ybwc", "young brothers wait: split points on a persistent std::thread pool, helpful master",
-       ybwc_supports, make_ybwc_backend},
+       "xor", ybwc_supports, make_ybwc_backend},
   };
   return kBackends;
 }
