@@ -19,6 +19,7 @@
 #include <mutex>
 #include <vector>
 
+#include "parallel/backend_base.h"
 #include "parallel/factories.h"
 #include "parallel/table_setup.h"
 #include "search/driver.h"
@@ -118,68 +119,43 @@ class PvHooks {
 };
 
 template <class Table>
-class PvSplitBackend final : public Backend {
+class PvSplitBackend final : public BackendBase<Table> {
  public:
-  explicit PvSplitBackend(const BackendConfig& c) : config_(c) {
-    tt_.configure(config_.hash_mib, config_.threads, config_.replacement);
-    for (int i = 0; i < config_.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
-    state_.threads = config_.threads;
-    state_.min_split_depth = config_.min_split_depth;
-    state_.dynamic = config_.omp_dynamic;
+  explicit PvSplitBackend(const BackendConfig& c) : BackendBase<Table>(c) {
+    for (int i = 0; i < c.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
+    state_.threads = c.threads;
+    state_.min_split_depth = c.min_split_depth;
+    state_.dynamic = c.omp_dynamic;
     state_.workers = &workers_;
   }
   std::string_view name() const override { return "pvsplit"; }
-  const BackendConfig& config() const override { return config_; }
 
   SearchResult search(const Position& pos, const SearchOptions& options,
                       Observer& observer) override {
     SearchShared shared;
     shared.options = options;
-    {
-      std::lock_guard lock(mutex_);
-      current_ = &shared;
-    }
-    tt_.new_search();
-    const TableCounters before = tt_.counters();
-    for (auto& w : workers_) {
-      w->pos = pos;
-      w->stats = SearchStats{};
-      w->next_time_check = 0;
-      w->clear_heuristics();
-    }
+    const typename BackendBase<Table>::Running run(*this, shared);
+    for (auto& w : workers_) reset_worker(*w, pos);
     state_.in_region = false;
     state_.cutoff.store(false, std::memory_order_relaxed);
     state_.shared = &shared;
     PvHooks hooks(state_);
-    Search<Table, PvHooks> search(tt_, hooks, shared);
+    Search<Table, PvHooks> search(this->tt_, hooks, shared);
     SearchResult r = iterative_deepening(search, *workers_[0], shared, &observer);
-    {
-      std::lock_guard lock(mutex_);
-      current_ = nullptr;
-    }
-    r.stats = SearchStats{};
-    for (auto& w : workers_) r.stats += w->stats;
-    r.stats.tt_torn = tt_.counters().torn_detected - before.torn_detected;
+    SearchStats summed;
+    for (auto& w : workers_) summed += w->stats;
+    run.finish(r, summed);
     return r;
   }
 
-  void stop() override {
-    std::lock_guard lock(mutex_);
-    if (current_) current_->stop.store(true, std::memory_order_relaxed);
-  }
-
   void clear() override {
-    tt_.clear();
+    this->tt_.clear();
     for (auto& w : workers_) w->clear_heuristics();
   }
 
  private:
-  BackendConfig config_;
-  Table tt_;
   std::vector<std::unique_ptr<Worker>> workers_;
   PvState state_;
-  std::mutex mutex_;
-  SearchShared* current_ = nullptr;  // guarded by mutex_
 };
 
 }  // namespace

@@ -1,7 +1,7 @@
 // The serial backend: the serial engine behind the Backend interface, with
 // empty hooks. Every speedup and overhead the lab reports is a ratio against it.
-#include <mutex>
 
+#include "parallel/backend_base.h"
 #include "parallel/factories.h"
 #include "parallel/table_setup.h"
 #include "search/driver.h"
@@ -10,56 +10,36 @@ namespace xq {
 namespace {
 
 template <class Table>
-class SerialBackend final : public Backend {
+class SerialBackend final : public BackendBase<Table> {
  public:
-  explicit SerialBackend(const BackendConfig& c) : config_(c), worker_(std::make_unique<Worker>(0)) {
-    config_.threads = 1;
-    tt_.configure(config_.hash_mib, 1, config_.replacement);
-  }
+  explicit SerialBackend(const BackendConfig& c)
+      : BackendBase<Table>(single_thread(c)), worker_(std::make_unique<Worker>(0)) {}
   std::string_view name() const override { return "serial"; }
-  const BackendConfig& config() const override { return config_; }
 
   SearchResult search(const Position& pos, const SearchOptions& options,
                       Observer& observer) override {
     SearchShared shared;
     shared.options = options;
-    {
-      std::lock_guard lock(mutex_);
-      current_ = &shared;
-    }
-    tt_.new_search();
-    const TableCounters before = tt_.counters();
-    worker_->pos = pos;
-    worker_->stats = SearchStats{};
-    worker_->next_time_check = 0;
-    worker_->clear_heuristics();
+    const typename BackendBase<Table>::Running run(*this, shared);
+    reset_worker(*worker_, pos);
     SerialHooks hooks;
-    Search<Table, SerialHooks> search(tt_, hooks, shared);
+    Search<Table, SerialHooks> search(this->tt_, hooks, shared);
     SearchResult r = iterative_deepening(search, *worker_, shared, &observer);
-    r.stats.tt_torn = tt_.counters().torn_detected - before.torn_detected;
-    {
-      std::lock_guard lock(mutex_);
-      current_ = nullptr;
-    }
+    run.finish(r, worker_->stats);
     return r;
   }
 
-  void stop() override {
-    std::lock_guard lock(mutex_);
-    if (current_) current_->stop.store(true, std::memory_order_relaxed);
-  }
-
   void clear() override {
-    tt_.clear();
+    this->tt_.clear();
     worker_->clear_heuristics();
   }
 
  private:
-  BackendConfig config_;
-  Table tt_;
+  static BackendConfig single_thread(BackendConfig c) {
+    c.threads = 1;
+    return c;
+  }
   std::unique_ptr<Worker> worker_;
-  std::mutex mutex_;
-  SearchShared* current_ = nullptr;  // guarded by mutex_
 };
 
 }  // namespace

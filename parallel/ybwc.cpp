@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "parallel/backend_base.h"
 #include "parallel/factories.h"
 #include "parallel/table_setup.h"
 #include "search/driver.h"
@@ -67,10 +68,7 @@ void Pool::begin_search(const Position& pos, SearchShared& shared) {
   std::lock_guard g(park_mutex_);
   shared_ = &shared;
   for (auto& t : threads_) {
-    t->pos = pos;
-    t->stats = SearchStats{};
-    t->next_time_check = 0;
-    t->clear_heuristics();
+    reset_worker(*t, pos);
     t->active = nullptr;
     t->split_count.store(0, std::memory_order_relaxed);
   }
@@ -246,55 +244,34 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
 namespace {
 
 template <class Table>
-class YbwcBackend final : public Backend {
+class YbwcBackend final : public BackendBase<Table> {
  public:
-  explicit YbwcBackend(const BackendConfig& c) : config_(c), pool_(c) {
-    tt_.configure(config_.hash_mib, config_.threads, config_.replacement);
-  }
+  explicit YbwcBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c) {}
   std::string_view name() const override { return "ybwc"; }
-  const BackendConfig& config() const override { return config_; }
 
   SearchResult search(const Position& pos, const SearchOptions& options,
                       Observer& observer) override {
     SearchShared shared;
     shared.options = options;
-    {
-      std::lock_guard lock(mutex_);
-      current_ = &shared;
-    }
-    tt_.new_search();
-    const TableCounters before = tt_.counters();
+    const typename BackendBase<Table>::Running run(*this, shared);
     pool_.begin_search(pos, shared);
     ybwc::Hooks hooks(pool_);
-    Search<Table, ybwc::Hooks> search(tt_, hooks, shared);
+    Search<Table, ybwc::Hooks> search(this->tt_, hooks, shared);
     SearchResult r = iterative_deepening(search, pool_.thread(0), shared, &observer);
     pool_.end_search();
-    {
-      std::lock_guard lock(mutex_);
-      current_ = nullptr;
-    }
-    r.stats = SearchStats{};
-    for (int i = 0; i < pool_.size(); ++i) r.stats += pool_.thread(i).stats;
-    r.stats.tt_torn = tt_.counters().torn_detected - before.torn_detected;
+    SearchStats summed;
+    for (int i = 0; i < pool_.size(); ++i) summed += pool_.thread(i).stats;
+    run.finish(r, summed);
     return r;
   }
 
-  void stop() override {
-    std::lock_guard lock(mutex_);
-    if (current_) current_->stop.store(true, std::memory_order_relaxed);
-  }
-
   void clear() override {
-    tt_.clear();
+    this->tt_.clear();
     pool_.clear();
   }
 
  private:
-  BackendConfig config_;
-  Table tt_;
   ybwc::Pool pool_;
-  std::mutex mutex_;
-  SearchShared* current_ = nullptr;  // guarded by mutex_
 };
 
 }  // namespace
