@@ -50,7 +50,7 @@ class PvHooks {
 
   bool aborted(const Worker&) const { return st_.cutoff.load(std::memory_order_relaxed); }
   bool want_split(const Worker&, const SplitContext& ctx) const {
-    return ctx.pv_node && ctx.depth >= st_.min_split_depth && st_.threads > 1 && !st_.in_region;
+    return ctx.pv_node && ctx.moves_searched == 1 && ctx.depth >= st_.min_split_depth && st_.threads > 1 && !st_.in_region;
   }
 
   template <class SearchMove>
@@ -61,7 +61,15 @@ class PvHooks {
     if (moves.empty()) return;
     ++w.stats.splits;
     std::vector<std::unique_ptr<Worker>>& workers = *st_.workers;
-    for (int i = 1; i < st_.threads; ++i) workers[std::size_t(i)]->pos = w.pos;
+    // Team threads start from the master's position and its move-ordering
+    // knowledge (history and killers): ordering the younger brothers with
+    // their own, emptier tables costs measurably more nodes.
+    for (int i = 1; i < st_.threads; ++i) {
+      Worker& tw = *workers[std::size_t(i)];
+      tw.pos = w.pos;
+      tw.history = w.history;
+      tw.killers = w.killers;
+    }
 
     std::mutex lock;  // guards the four fields below
     Value alpha = ctx.alpha, best = ctx.best_value;

@@ -24,13 +24,19 @@ inline void cpu_relax() {
 #endif
 }
 
-// Spin briefly, then give the core away: the lab machine has 2 cores and
-// thread counts above 2 must not starve the threads that hold work.
+// Spin briefly, then give the core away, and sleep only once that has gone
+// on for a while (about a millisecond when the core is otherwise free): at 2
+// threads on 2 cores a helper's idle gaps are short and sleeping through them
+// costs nodes, while at thread counts above the core count (or beside other
+// work) a waiter that keeps yielding takes CPU from the threads that hold the
+// work it waits for.
 inline void back_off(int& spins) {
   if (++spins < 64) {
     cpu_relax();
-  } else {
+  } else if (spins < 1024) {
     std::this_thread::yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
 }
 
@@ -112,8 +118,10 @@ void Pool::helper_main(Thread& t) {
 
 // Finds an open split point (one below `below` when given), joins it and
 // takes moves from it until none is left. Returns whether it joined one.
-// `idle_since` is given by idle helpers: the time they started looking.
+// `idle_since` is given by idle threads (helpers, or an owner waiting for its
+// helpers): the time they started looking.
 bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_since) {
+  if (shared_->stopped()) return false;  // nothing worth joining is left
   const int n = size();
   for (int k = 1; k < n; ++k) {
     Thread& other = thread((t.id + k) % n);
@@ -125,6 +133,10 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
         if (!sp.open || (below && !descends_from(sp, below))) continue;
         ++sp.workers;
         t.pos = sp.pos;
+        if (!below) {  // a free helper; an owner helping below keeps its own
+          t.history = sp.history;
+          t.killers = sp.killers;
+        }
       }
       if (idle_since) {
         idle_.fetch_sub(1, std::memory_order_relaxed);
@@ -186,6 +198,35 @@ void Pool::run_moves(Thread& t, SplitPoint& sp) {
   }
 }
 
+// Helpful master: while helpers finish the split point's last moves, the owner
+// works at split points below it (nothing below can wait on it, so this cannot
+// deadlock). It counts as idle meanwhile, so that a helper deep in the last
+// move offers it a split point instead of leaving it to spin; the wait counts
+// as idle time.
+void Pool::wait_for_helpers(Thread& t, SplitPoint& sp) {
+  const auto finished = [&sp] {
+    std::lock_guard g(sp.lock);
+    if (sp.workers != 1) return false;
+    sp.open = false;
+    sp.workers = 0;
+    return true;
+  };
+  if (finished()) return;
+  idle_.fetch_add(1, std::memory_order_relaxed);
+  Clock::time_point idle_since = Clock::now();
+  int spins = 0;
+  while (!finished()) {
+    if (try_join(t, &sp, &idle_since)) {
+      t.pos = sp.pos;  // joining replaced the position with the helped node's
+      spins = 0;
+    } else {
+      back_off(spins);
+    }
+  }
+  idle_.fetch_sub(1, std::memory_order_relaxed);
+  t.stats.idle_seconds += std::chrono::duration<double>(Clock::now() - idle_since).count();
+}
+
 void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure) {
   const int index = t.split_count.load(std::memory_order_relaxed);
   SplitPoint& sp = t.splits[index];
@@ -196,6 +237,8 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
     sp.search_move = fn;
     sp.closure = closure;
     sp.pos = t.pos;
+    sp.history = t.history;
+    sp.killers = t.killers;
     sp.open = true;
     sp.workers = 1;
     sp.alpha = ctx.alpha;
@@ -209,25 +252,7 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
   ++t.stats.splits;
 
   run_moves(t, sp);
-  // Helpful master: while helpers finish, work at split points below this one.
-  // Nothing below can wait on this thread, so this cannot deadlock.
-  int spins = 0;
-  while (true) {
-    {
-      std::lock_guard g(sp.lock);
-      if (sp.workers == 1) {
-        sp.open = false;
-        sp.workers = 0;
-        break;
-      }
-    }
-    if (try_join(t, &sp, nullptr)) {
-      t.pos = sp.pos;  // joining replaced the position with the helped node's
-      spins = 0;
-    } else {
-      back_off(spins);
-    }
-  }
+  wait_for_helpers(t, sp);
   t.active = sp.parent;
   t.split_count.store(index, std::memory_order_relaxed);
 

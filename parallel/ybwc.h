@@ -2,15 +2,18 @@
 // persistent std::threads.
 //
 // A node offers itself to the pool only after its eldest brother is searched
-// (Step 8 of the node function), only at remaining depth >= min_split_depth,
-// only while some thread is idle and while its owner holds fewer than
-// max_splits_per_thread split points. The owner publishes a SplitPoint on its
+// (Step 8 of the node function; at any later move too, so a thread that falls
+// idle finds work in nodes already under way), only at remaining depth >=
+// min_split_depth, only while some thread is idle and while its owner holds
+// fewer than max_splits_per_thread split points. Joining threads copy the
+// owner's history and killers as they were at the split. The owner publishes a SplitPoint on its
 // own split stack; idle threads find it by scanning the stacks, join, copy the
 // node's position and take moves from the node's own picker under the split
 // point's lock until none is left. The owner takes moves too and, once the
 // picker is empty, waits for its helpers while helping at split points below
 // its own (a "helpful master"), so it never joins work that could be waiting
-// on it.
+// on it; meanwhile it counts as idle, so the helper holding the last move
+// splits it for the owner.
 //
 // A beta cutoff sets the split point's atomic `cutoff` flag; every thread
 // below it (in any nested split point) sees it through aborted(), which walks
@@ -48,6 +51,12 @@ struct SplitPoint {
   SearchMoveFn search_move = nullptr;
   const void* closure = nullptr;
   Position pos;  // the node's position, copied by each joining thread
+  // The owner's move-ordering knowledge when it split, copied by each joining
+  // thread: a helper that orders younger brothers with its own (emptier)
+  // history and killers searches measurably more nodes than the owner would.
+  // A snapshot, because the owner keeps updating its own tables meanwhile.
+  History history{};
+  Killers killers{};
 
   // -- Mutable, guarded by `lock` (the picker behind ctx too).
   std::mutex lock;
@@ -108,6 +117,7 @@ class Pool {
  private:
   bool stopped(const Thread& t) const { return shared_->stopped() || chain_cut(t); }
   void run_moves(Thread& t, SplitPoint& sp);
+  void wait_for_helpers(Thread& t, SplitPoint& sp);
   bool try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_since);
   void helper_main(Thread& t);
 

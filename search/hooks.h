@@ -8,8 +8,9 @@
 //    path (ctx.pv_node), after the first move; the remaining moves are drawn
 //    from the shared picker inside `#pragma omp parallel for`, each thread
 //    searching with its own Worker and a copy of the position.
-//  * ybwc / DTS-style split points: want_split() after the first move
-//    ("young brothers wait") above a minimum depth when an idle thread exists;
+//  * ybwc / DTS-style split points: want_split() once the first move is
+//    searched ("young brothers wait"), at any later move too, above a minimum
+//    depth when an idle thread exists;
 //    split() publishes a split point holding &ctx and the picker, idle threads
 //    join (late join for DTS: a thread may join any split point still open),
 //    and aborted() tells a helper that a beta cutoff at this or any ancestor
@@ -50,7 +51,8 @@ struct SerialHooks {
   static constexpr bool kSplits = false;
   // A cutoff above made this thread's work useless (split-point backends).
   bool aborted(const Worker&) const { return false; }
-  // Whether to split this node now (called after the first move only).
+  // Whether to split this node now: called after each move searched, from the
+  // eldest brother on (ctx.moves_searched >= 1), until the node splits.
   bool want_split(const Worker&, const SplitContext&) const { return false; }
   // Searches the remaining moves of ctx in parallel and returns when all have
   // been searched or a cutoff happened. `search_move` is the node's own child

@@ -192,13 +192,15 @@ class Search {
           }
         }
       }
-      // Step 8. Offer the node to the backend once the eldest brother is done.
+      // Step 8. Offer the node to the backend once the eldest brother is done
+      // (after it, at every move: a thread may fall idle while this node is
+      // half searched, and a later split point is all the surer an ALL node).
       if constexpr (Hooks::kSplits) {
         ctx.alpha = alpha;
         ctx.best_value = best;
         ctx.best_move = best_move;
         ctx.moves_searched = searched;
-        if (searched == 1 && hooks_.want_split(w, ctx)) {
+        if (hooks_.want_split(w, ctx)) {
           hooks_.split(w, ctx, [this](Worker& hw, Move hm, Value a, const SplitContext& c) {
             return child(hw, hm, a, c.beta, c.depth, c.ply, c.pv_node, false);
           });

@@ -18,6 +18,9 @@ struct PvLine {
   int size = 0;
 };
 
+using Killers = std::array<std::array<Move, 2>, kMaxPly + 2>;
+using History = std::array<std::array<int, kSquares>, kSquares>;
+
 struct alignas(64) Worker {
   explicit Worker(int thread_id = 0) : id(thread_id) {}
 
@@ -42,8 +45,8 @@ struct alignas(64) Worker {
 
   int id = 0;
   Position pos;
-  std::array<std::array<Move, 2>, kMaxPly + 2> killers{};
-  std::array<std::array<int, kSquares>, kSquares> history{};
+  Killers killers{};
+  History history{};
   std::array<PvLine, kMaxPly + 2> pv{};
   SearchStats stats;
   std::uint64_t next_time_check = 0;  // node count at which to look at the clock
