@@ -71,10 +71,12 @@ class PvHooks {
       tw.killers = w.killers;
     }
 
-    std::mutex lock;  // guards the four fields below
+    std::mutex lock;  // guards the six fields below
     Value alpha = ctx.alpha, best = ctx.best_value;
     Move best_move = ctx.best_move;
     int searched = ctx.moves_searched;
+    PvLine line;  // the line of the move that last raised alpha
+    bool has_line = false;
     const int n = int(moves.size());
     auto body = [&](int i) {
       if (st_.cutoff.load(std::memory_order_relaxed)) return;
@@ -95,6 +97,8 @@ class PvHooks {
         best_move = moves[std::size_t(i)];
         if (v > alpha) {
           alpha = v;
+          set_line(line, moves[std::size_t(i)], tw.pv[std::size_t(ctx.ply) + 1]);
+          has_line = true;
           if (v >= ctx.beta) {
             st_.cutoff.store(true, std::memory_order_relaxed);
             ++tw.stats.aborts;
@@ -119,6 +123,11 @@ class PvHooks {
     ctx.best_move = best_move;
     ctx.moves_searched = searched;
     ctx.cutoff = best >= ctx.beta;
+    if (has_line) w.pv[std::size_t(ctx.ply)] = line;
+  }
+
+  void add_helper_stats(SearchStats& s) const {
+    for (int i = 1; i < st_.threads; ++i) s += (*st_.workers)[std::size_t(i)]->stats;
   }
 
 

@@ -188,6 +188,8 @@ void Pool::run_moves(Thread& t, SplitPoint& sp) {
       sp.best_move = m;
       if (v > sp.alpha) {
         sp.alpha = v;
+        set_line(sp.pv, m, t.pv[std::size_t(ctx.ply) + 1]);
+        sp.has_pv = true;
         if (v >= ctx.beta) {
           sp.open = false;
           sp.cutoff.store(true, std::memory_order_relaxed);
@@ -245,6 +247,7 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
     sp.best = ctx.best_value;
     sp.best_move = ctx.best_move;
     sp.moves_searched = ctx.moves_searched;
+    sp.has_pv = false;
     sp.cutoff.store(false, std::memory_order_relaxed);
   }
   t.split_count.store(index + 1, std::memory_order_release);
@@ -262,6 +265,7 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
   ctx.best_move = sp.best_move;
   ctx.moves_searched = sp.moves_searched;
   ctx.cutoff = sp.best >= ctx.beta;
+  if (sp.has_pv) t.pv[std::size_t(ctx.ply)] = sp.pv;
 }
 
 }  // namespace ybwc

@@ -66,6 +66,10 @@ struct SplitPoint {
   Value best = 0;
   Move best_move;
   int moves_searched = 0;
+  // The line of the move that last raised alpha, as the thread that searched
+  // it saw it (valid when has_pv): the owner's PV continues with it.
+  bool has_pv = false;
+  PvLine pv;
 
   // -- Read without the lock at every node of every thread below.
   std::atomic<bool> cutoff{false};
@@ -100,6 +104,7 @@ class Pool {
 
   int size() const { return int(threads_.size()); }
   Thread& thread(int i) { return *threads_[std::size_t(i)]; }
+  const Thread& thread(int i) const { return *threads_[std::size_t(i)]; }
 
   // Resets every thread for a search of `pos` and wakes the helpers.
   void begin_search(const Position& pos, SearchShared& shared);
@@ -146,6 +151,9 @@ class Hooks {
   explicit Hooks(Pool& pool) : pool_(pool) {}
 
   bool aborted(const Worker& w) const { return chain_cut(static_cast<const Thread&>(w)); }
+  void add_helper_stats(SearchStats& s) const {
+    for (int i = 1; i < pool_.size(); ++i) s += pool_.thread(i).stats;
+  }
   bool want_split(const Worker& w, const SplitContext& ctx) const {
     return pool_.want_split(static_cast<const Thread&>(w), ctx);
   }

@@ -57,8 +57,14 @@ struct SerialHooks {
   // Searches the remaining moves of ctx in parallel and returns when all have
   // been searched or a cutoff happened. `search_move` is the node's own child
   // search: Value search_move(Worker&, Move, Value alpha, const SplitContext&).
+  // When a move raised ctx.alpha, the splitting worker's pv[ctx.ply] must hold
+  // that move followed by the line of whichever thread searched it.
   template <class SearchMove>
   void split(Worker&, SplitContext&, SearchMove&&) {}
+  // Adds the other threads' counters to the main thread's, for the report of
+  // a completed iteration (called by the main thread between iterations, when
+  // no split is in progress).
+  void add_helper_stats(SearchStats&) const {}
 };
 
 }  // namespace xq

@@ -65,6 +65,7 @@ class Search {
     return f;
   }
   const Features& features() const { return f_; }
+  const Hooks& hooks() const { return hooks_; }
   bool pvs() const { return shared_.options.algorithm == Algorithm::Pvs; }
 
   // True when this thread must unwind: global stop or a backend abort.
@@ -209,11 +210,7 @@ class Search {
           if (ctx.best_value > best) {
             best = ctx.best_value;
             best_move = ctx.best_move;
-            if (best > alpha) {
-              alpha = best;
-              w.pv[ply].moves[0] = best_move;  // helpers' lines are not merged
-              w.pv[ply].size = 1;
-            }
+            if (best > alpha) alpha = best;  // split() left the line in w.pv[ply]
           }
           if (best >= beta) on_cutoff(w, best_move, depth, ply, false);
           break;
@@ -286,13 +283,7 @@ class Search {
            pos.count(c, PieceType::Cannon);
   }
 
-  void update_pv(Worker& w, int ply, Move m) {
-    PvLine& line = w.pv[ply];
-    const PvLine& below = w.pv[ply + 1];
-    line.moves[0] = m;
-    for (int i = 0; i < below.size && i + 1 < kMaxPly; ++i) line.moves[i + 1] = below.moves[i];
-    line.size = std::min(below.size + 1, kMaxPly);
-  }
+  void update_pv(Worker& w, int ply, Move m) { set_line(w.pv[ply], m, w.pv[ply + 1]); }
 
   void on_cutoff(Worker& w, Move m, Depth depth, int ply, bool first) {
     ++w.stats.fail_highs;

@@ -4,6 +4,7 @@
 // per-thread history and killer tables against false sharing the same way).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -17,6 +18,14 @@ struct PvLine {
   std::array<Move, kMaxPly + 1> moves{};
   int size = 0;
 };
+
+// out = m followed by the line below it.
+inline void set_line(PvLine& out, Move m, const PvLine& below) {
+  out.moves[0] = m;
+  const int n = std::min(below.size, kMaxPly - 1);
+  for (int i = 0; i < n; ++i) out.moves[std::size_t(i) + 1] = below.moves[std::size_t(i)];
+  out.size = n + 1;
+}
 
 using Killers = std::array<std::array<Move, 2>, kMaxPly + 2>;
 using History = std::array<std::array<int, kSquares>, kSquares>;

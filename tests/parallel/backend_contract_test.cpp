@@ -6,6 +6,7 @@
 //  * stop(): a running unlimited search returns within 50 ms;
 //  * 200 start/stop cycles (short time limits and stops racing the start)
 //    end without a hang;
+//  * the reported PV is a legal line and iteration reports sum all threads;
 //  * the serial backend is deterministic after clear().
 // Suites named Stress* (ctest label `stress`, also run under ThreadSanitizer
 // in CI) repeat these with more threads, depth and cycles; their size is
@@ -301,6 +302,54 @@ TEST_P(StressBackendCycles, StopAtFourThreads) {
 
 INSTANTIATE_TEST_SUITE_P(All, StressBackendCycles, ::testing::ValuesIn(all_backends()),
                          backend_name);
+
+// What a backend reports: the principal variation is a legal line from the
+// root that starts with the best move (whichever thread found it), and every
+// iteration's report counts all threads' nodes, so the last report of a
+// depth-limited search equals the final result's total.
+class LastIteration final : public Observer {
+ public:
+  void on_iteration(const SearchResult& r) override {
+    ++iterations;
+    last = r;
+  }
+  int iterations = 0;
+  SearchResult last;
+};
+
+class BackendReport : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BackendReport, PvIsALegalLineAndIterationsCountAllThreads) {
+  std::vector<Position> ps = contract_positions(4);
+  ps.erase(ps.begin() + 4, ps.end() - 4);  // four openings, four random positions
+  std::size_t long_lines = 0;
+  for (int threads : {1, 2, 3}) {
+    auto b = build(GetParam(), "xor", threads, 4);
+    SearchOptions o;
+    o.limits.depth = 6;
+    for (const Position& root : ps) {
+      LastIteration seen;
+      const SearchResult r = b->search(root, o, seen);
+      ASSERT_EQ(seen.iterations, 6) << root.fen();
+      EXPECT_EQ(seen.last.stats.nodes, r.stats.nodes) << GetParam() << " threads " << threads;
+      ASSERT_FALSE(r.pv.empty()) << root.fen();
+      EXPECT_EQ(r.pv.front(), r.best_move) << root.fen();
+      Position pos = root;
+      for (Move m : r.pv) {
+        ASSERT_TRUE(pos.is_pseudo_legal(m) && pos.is_legal(m))
+            << GetParam() << " threads " << threads << ": " << move_name(m) << " in PV of "
+            << root.fen();
+        pos.do_move(m);
+      }
+      if (r.pv.size() >= 4) ++long_lines;
+    }
+  }
+  // A depth-6 search that kept only the move a helper found would report
+  // one-move lines; quiescence and mates can shorten some lines, not most.
+  EXPECT_GE(long_lines, 3 * ps.size() * 3 / 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, BackendReport, ::testing::ValuesIn(all_backends()), backend_name);
 
 // The serial backend is a reference only if it is repeatable: the same node
 // count, move and score twice in a row after clear(), with every scheme.

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <ostream>
 #include <future>
 #include <random>
 #include <string>
@@ -78,6 +79,11 @@ struct Case {
   std::string scheme;
   int threads;
 };
+
+// Names the case in test listings (GoogleTest would print the bytes).
+void PrintTo(const Case& k, std::ostream* os) {
+  *os << k.backend << "/" << k.scheme << "/" << k.threads << "t";
+}
 
 void check_exact(const Case& k, const std::vector<Position>& ps, const SearchOptions& o,
                  const std::vector<Value>& expected, Depth min_split) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <ostream>
 #include <random>
 
 #include "search/driver.h"
@@ -8,6 +9,10 @@
 #include "tests/search/test_table.h"
 
 namespace xq {
+
+// Names the algorithm in test listings (GoogleTest would print its byte).
+void PrintTo(Algorithm a, std::ostream* os) { *os << algorithm_name(a); }
+
 namespace {
 
 SearchResult run(const Position& pos, SearchOptions opt) {
