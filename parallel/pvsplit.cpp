@@ -50,7 +50,8 @@ class PvHooks {
 
   bool aborted(const Worker&) const { return st_.cutoff.load(std::memory_order_relaxed); }
   bool want_split(const Worker&, const SplitContext& ctx) const {
-    return ctx.pv_node && ctx.moves_searched == 1 && ctx.depth >= st_.min_split_depth && st_.threads > 1 && !st_.in_region;
+    return ctx.pv_node && ctx.moves_searched == 1 && ctx.depth >= st_.min_split_depth &&
+           st_.threads > 1 && !st_.in_region;
   }
 
   template <class SearchMove>
@@ -159,8 +160,8 @@ class PvSplitBackend final : public BackendBase<Table> {
     PvHooks hooks(state_);
     Search<Table, PvHooks> search(this->tt_, hooks, shared);
     SearchResult r = iterative_deepening(search, *workers_[0], shared, &observer);
-    SearchStats summed;
-    for (auto& w : workers_) summed += w->stats;
+    SearchStats summed = workers_[0]->stats;
+    hooks.add_helper_stats(summed);
     run.finish(r, summed);
     return r;
   }

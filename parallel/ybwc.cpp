@@ -133,10 +133,12 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
         if (!sp.open || (below && !descends_from(sp, below))) continue;
         ++sp.workers;
         t.pos = sp.pos;
-        if (!below) {  // a free helper; an owner helping below keeps its own
-          t.history = sp.history;
-          t.killers = sp.killers;
-        }
+      }
+      // The snapshot is constant while the split point is in use, and it stays
+      // in use while this thread counts among its workers: copied unlocked.
+      if (!below) {  // a free helper; an owner helping below keeps its own
+        t.history = sp.history;
+        t.killers = sp.killers;
       }
       if (idle_since) {
         idle_.fetch_sub(1, std::memory_order_relaxed);
@@ -288,8 +290,8 @@ class YbwcBackend final : public BackendBase<Table> {
     Search<Table, ybwc::Hooks> search(this->tt_, hooks, shared);
     SearchResult r = iterative_deepening(search, pool_.thread(0), shared, &observer);
     pool_.end_search();
-    SearchStats summed;
-    for (int i = 0; i < pool_.size(); ++i) summed += pool_.thread(i).stats;
+    SearchStats summed = pool_.thread(0).stats;
+    hooks.add_helper_stats(summed);
     run.finish(r, summed);
     return r;
   }

@@ -5,11 +5,11 @@
 // (Step 8 of the node function; at any later move too, so a thread that falls
 // idle finds work in nodes already under way), only at remaining depth >=
 // min_split_depth, only while some thread is idle and while its owner holds
-// fewer than max_splits_per_thread split points. Joining threads copy the
-// owner's history and killers as they were at the split. The owner publishes a SplitPoint on its
-// own split stack; idle threads find it by scanning the stacks, join, copy the
-// node's position and take moves from the node's own picker under the split
-// point's lock until none is left. The owner takes moves too and, once the
+// fewer than max_splits_per_thread split points. The owner publishes a
+// SplitPoint on its own split stack; idle threads find it by scanning the
+// stacks, join, copy the node's position and the owner's history and killers
+// as they were at the split, and take moves from the node's own picker under
+// the split point's lock until none is left. The owner takes moves too and, once the
 // picker is empty, waits for its helpers while helping at split points below
 // its own (a "helpful master"), so it never joins work that could be waiting
 // on it; meanwhile it counts as idle, so the helper holding the last move
