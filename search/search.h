@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 
 #include "board/eval.h"
 #include "board/movegen.h"
@@ -119,47 +120,20 @@ class Search {
     }
 
     // Step 4. Transposition table: move for ordering, cutoff outside exact
-    // mode. A table move may hold any bits (torn or colliding entries), so it
-    // is validated before use and counted when it fails.
+    // mode.
     const Value alpha_orig = alpha;
     const bool full_width = pv_node && pvs();  // PVS keeps its PV nodes exact
     Move tt_move;
     if (f_.tt) {
-      TTData e;
-      ++w.stats.tt_probes;
-      if (tt_.probe(pos.key(), e, w.id)) {
-        ++w.stats.tt_hits;
-        if (e.move && f_.ttmove) {
-          if (pos.is_pseudo_legal(e.move) && pos.is_legal(e.move)) tt_move = e.move;
-          else ++w.stats.bad_tt_moves;
-        }
-        const Value v = value_from_tt(e.value, ply);
-        if (!shared_.options.exact && !full_width && ply > 0 && e.depth >= depth &&
-            (e.bound == Bound::Exact || (e.bound == Bound::Lower && v >= beta) ||
-             (e.bound == Bound::Upper && v <= alpha))) {
-          ++w.stats.tt_cutoffs;
-          return v;
-        }
-      }
+      if (const std::optional<Value> cut =
+              probe_table(w, alpha, beta, depth, ply, full_width, tt_move))
+        return *cut;
     }
 
-    // Step 5. Null move: R = 2, R = 3 at depth >= 9 with a material lead of
-    // at least 600; never in check, at the root, twice in a row, or when the
-    // side to move has fewer than 3 attacking pieces (zugzwang danger).
+    // Step 5. Null move (see try_null_move for when it is tried).
     const bool in_check = pos.in_check();
-    if (f_.null && !full_width && !in_check && null_allowed && ply > 0 && depth >= 2 &&
-        attackers(pos) >= 3 && evaluate(pos) >= beta) {
-      const Color us = pos.side_to_move();
-      const Depth r = depth >= 9 && pos.material(us) - pos.material(~us) >= 600 ? 3 : 2;
-      ++w.stats.null_tries;
-      pos.do_null_move();
-      Value v = -node(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
-      pos.undo_null_move();
-      if (stopped(w)) return 0;
-      if (v >= beta) {
-        ++w.stats.null_cutoffs;
-        return v >= kMateInMaxPly ? beta : v;  // an unproven mate is not reported
-      }
+    if (f_.null && !full_width && !in_check && null_allowed && ply > 0 && depth >= 2) {
+      if (const std::optional<Value> cut = try_null_move(w, beta, depth, ply)) return *cut;
     }
 
     // Step 6. Check extension: a node in check is searched one ply deeper.
@@ -202,17 +176,8 @@ class Search {
         ctx.best_move = best_move;
         ctx.moves_searched = searched;
         if (hooks_.want_split(w, ctx)) {
-          hooks_.split(w, ctx, [this](Worker& hw, Move hm, Value a, const SplitContext& c) {
-            return child(hw, hm, a, c.beta, c.depth, c.ply, c.pv_node, false);
-          });
+          split_and_merge(w, ctx, alpha, best, best_move, searched);
           if (stopped(w)) return 0;
-          searched = std::max(searched, ctx.moves_searched);
-          if (ctx.best_value > best) {
-            best = ctx.best_value;
-            best_move = ctx.best_move;
-            if (best > alpha) alpha = best;  // split() left the line in w.pv[ply]
-          }
-          if (best >= beta) on_cutoff(w, best_move, depth, ply, false);
           break;
         }
       }
@@ -276,6 +241,69 @@ class Search {
   }
 
  private:
+  // Step 4 of node(): probes the table, sets tt_move to the entry's move when
+  // it is legal here, and returns the entry's value when it cuts the node
+  // off. A table move may hold any bits (torn or colliding entries), so it is
+  // validated before use and counted when it fails.
+  std::optional<Value> probe_table(Worker& w, Value alpha, Value beta, Depth depth, int ply,
+                                   bool full_width, Move& tt_move) {
+    const Position& pos = w.pos;
+    TTData e;
+    ++w.stats.tt_probes;
+    if (!tt_.probe(pos.key(), e, w.id)) return std::nullopt;
+    ++w.stats.tt_hits;
+    if (e.move && f_.ttmove) {
+      if (pos.is_pseudo_legal(e.move) && pos.is_legal(e.move)) tt_move = e.move;
+      else ++w.stats.bad_tt_moves;
+    }
+    const Value v = value_from_tt(e.value, ply);
+    if (!shared_.options.exact && !full_width && ply > 0 && e.depth >= depth &&
+        (e.bound == Bound::Exact || (e.bound == Bound::Lower && v >= beta) ||
+         (e.bound == Bound::Upper && v <= alpha))) {
+      ++w.stats.tt_cutoffs;
+      return v;
+    }
+    return std::nullopt;
+  }
+
+  // Step 5 of node(): null move with R = 2, R = 3 at depth >= 9 with a
+  // material lead of at least 600; the caller has excluded check, the root,
+  // a second null move in a row and PVS's PV nodes. Not tried when the side
+  // to move has fewer than 3 attacking pieces (zugzwang danger) or stands
+  // below beta. Returns the node's value when it cuts off (0 on a stop).
+  std::optional<Value> try_null_move(Worker& w, Value beta, Depth depth, int ply) {
+    Position& pos = w.pos;
+    if (attackers(pos) < 3 || evaluate(pos) < beta) return std::nullopt;
+    const Color us = pos.side_to_move();
+    const Depth r = depth >= 9 && pos.material(us) - pos.material(~us) >= 600 ? 3 : 2;
+    ++w.stats.null_tries;
+    pos.do_null_move();
+    const Value v = -node(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+    pos.undo_null_move();
+    if (stopped(w)) return Value{0};
+    if (v < beta) return std::nullopt;
+    ++w.stats.null_cutoffs;
+    return v >= kMateInMaxPly ? beta : v;  // an unproven mate is not reported
+  }
+
+  // Step 8 of node(): hands the rest of the move loop to the backend and
+  // merges what its threads found into the node's running best. split()
+  // leaves the line of a move that raised alpha in w.pv[ply].
+  void split_and_merge(Worker& w, SplitContext& ctx, Value& alpha, Value& best, Move& best_move,
+                       int& searched) {
+    hooks_.split(w, ctx, [this](Worker& hw, Move hm, Value a, const SplitContext& c) {
+      return child(hw, hm, a, c.beta, c.depth, c.ply, c.pv_node, false);
+    });
+    if (stopped(w)) return;
+    searched = std::max(searched, ctx.moves_searched);
+    if (ctx.best_value > best) {
+      best = ctx.best_value;
+      best_move = ctx.best_move;
+      if (best > alpha) alpha = best;
+    }
+    if (best >= ctx.beta) on_cutoff(w, best_move, ctx.depth, ctx.ply, false);
+  }
+
   // Pieces that can attack across the board: rooks, horses, cannons.
   static int attackers(const Position& pos) {
     const Color c = pos.side_to_move();
