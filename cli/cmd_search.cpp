@@ -85,7 +85,8 @@ void print_json(const SearchResult& r, const Position& pos, const SearchOptions&
       json_escape(pos.fen()).c_str(), move_name(r.best_move).c_str(), r.score, mate_text.c_str(),
       r.depth, u(s.nodes), u(s.qnodes), r.seconds, r.nps(), pv.c_str(), u(s.tt_probes),
       u(s.tt_hits), u(s.tt_cutoffs), u(s.tt_torn), u(s.bad_tt_moves), s.first_move_cutoff_rate(),
-      u(s.null_tries), u(s.null_cutoffs), u(s.splits), u(s.joins), u(s.aborts), s.idle_seconds,
+      u(s.null_tries), u(s.null_cutoffs), u(s.splits), u(s.joins), u(s.aborts),
+      s.idle_seconds.load(),
       r.stopped ? "true" : "false", json_escape(backend).c_str(), json_escape(cfg.hash).c_str(),
       cfg.threads, cfg.hash_mib, algorithm_name(opt.algorithm),
       opt.features.to_string().c_str(), opt.exact ? "true" : "false");

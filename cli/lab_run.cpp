@@ -42,7 +42,8 @@ void write_csv_row(std::FILE* csv, const LabConfig& c, const LabRun& r, const Su
                csv_field(e.name).c_str(), depth, r.seconds, u(s.nodes), u(s.qnodes),
                r.seconds > 0 ? double(s.nodes) / r.seconds : 0.0, u(s.tt_probes), u(s.tt_hits),
                u(s.tt_cutoffs), u(s.tt_torn), u(s.bad_tt_moves), u(s.splits), u(s.joins),
-               u(s.aborts), s.idle_seconds, move_name(r.result.best_move).c_str(), r.result.score,
+               u(s.aborts), s.idle_seconds.load(),
+               move_name(r.result.best_move).c_str(), r.result.score,
                r.agrees ? 1 : 0);
   std::fflush(csv);
 }

@@ -2,6 +2,7 @@
 // and statistics summed over every thread that took part.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -10,27 +11,70 @@
 
 namespace xq {
 
+// A counter with one writer, readable by any thread at any time: a relaxed
+// load and store per increment (no read-modify-write, so on x86 it costs what
+// a plain integer in memory costs), and a relaxed load to read. Readers see
+// each counter whole but the counters of one SearchStats not necessarily at
+// one instant; a copy is a snapshot of that kind. The same idiom as the
+// table's ThreadCounters (hashing/cluster_table.h).
+template <class T>
+class RelaxedCounter {
+ public:
+  constexpr RelaxedCounter(T v = T{}) noexcept : v_(v) {}  // NOLINT: converts like a T
+  RelaxedCounter(const RelaxedCounter& o) noexcept : v_(o.load()) {}
+  RelaxedCounter& operator=(const RelaxedCounter& o) noexcept {
+    store(o.load());
+    return *this;
+  }
+  RelaxedCounter& operator=(T v) noexcept {
+    store(v);
+    return *this;
+  }
+
+  T load() const noexcept { return v_.load(std::memory_order_relaxed); }
+  void store(T v) noexcept { v_.store(v, std::memory_order_relaxed); }
+  operator T() const noexcept { return load(); }  // NOLINT: reads like a T
+
+  // Only the owning thread may call these.
+  RelaxedCounter& operator++() noexcept {
+    store(load() + T{1});
+    return *this;
+  }
+  RelaxedCounter& operator+=(T n) noexcept {
+    store(load() + n);
+    return *this;
+  }
+
+ private:
+  std::atomic<T> v_;
+};
+
+// Per-thread search counters. Each Worker's are written by its own thread
+// only, so another thread (a backend summing its helpers, a progress line)
+// may read them while the search runs.
 struct SearchStats {
-  std::uint64_t nodes = 0;          // all nodes, quiescence included
-  std::uint64_t qnodes = 0;         // quiescence nodes
-  std::uint64_t tt_probes = 0;
-  std::uint64_t tt_hits = 0;
-  std::uint64_t tt_cutoffs = 0;
-  std::uint64_t tt_torn = 0;        // torn entries the table's check rejected
-  std::uint64_t bad_tt_moves = 0;   // table moves that failed validation
-  std::uint64_t fail_highs = 0;     // beta cutoffs
-  std::uint64_t fail_high_first = 0;  // ... on the first move searched
-  std::uint64_t null_tries = 0;
-  std::uint64_t null_cutoffs = 0;
+  using Counter = RelaxedCounter<std::uint64_t>;
+  Counter nodes;             // all nodes, quiescence included
+  Counter qnodes;            // quiescence nodes
+  Counter tt_probes;
+  Counter tt_hits;
+  Counter tt_cutoffs;
+  Counter tt_torn;           // torn entries the table's check rejected
+  Counter bad_tt_moves;      // table moves that failed validation
+  Counter fail_highs;        // beta cutoffs
+  Counter fail_high_first;   // ... on the first move searched
+  Counter null_tries;
+  Counter null_cutoffs;
   // Parallel machinery (zero for the serial backend).
-  std::uint64_t splits = 0;
-  std::uint64_t joins = 0;          // helpers that joined a split point
-  std::uint64_t aborts = 0;         // split points stopped by a cutoff
-  double idle_seconds = 0;          // time helpers spent waiting for work
+  Counter splits;
+  Counter joins;             // helpers that joined a split point
+  Counter aborts;            // split points stopped by a cutoff
+  RelaxedCounter<double> idle_seconds;  // time helpers spent waiting for work
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
-    return fail_highs ? double(fail_high_first) / double(fail_highs) : 0.0;
+    const std::uint64_t n = fail_highs;
+    return n ? double(fail_high_first.load()) / double(n) : 0.0;
   }
 };
 
