@@ -75,6 +75,19 @@ class PerThreadTable {
     tables_[std::size_t(tid)].store(key, packed::pack(d, g), g, replacement_);
   }
 
+  // Per-thread tables cannot hold a count shared by every thread (each
+  // thread writes only its own table), so they report that they hold none:
+  // a claim is a plain probe that is never busy and claims nothing.
+  static constexpr bool kCountsSearchers = false;
+  TTClaim claim(Key key, bool, int tid) {
+    TTClaim c;
+    c.found = probe(key, c.data, tid);
+    return c;
+  }
+  void release(Key, TTSlot, int) {}
+  int searchers(Key) const { return 0; }
+  std::uint64_t total_searchers() const { return 0; }
+
   void clear() {
     for (auto& t : tables_) t.clear();
   }

@@ -1,8 +1,8 @@
 // Checksum sandwich (the variant of seed 000, laid out as in ElephantEye: check
 // words at both ends of the entry).
 //
-// Race model: a slot is four atomic words — head check, data, tail check, and a
-// spare word reserved for ABDADA — with head == tail == key ^ data. A writer
+// Race model: a slot is three atomic words — head check, data, tail check —
+// with head == tail == key ^ data. A writer
 // stores head, then data and tail with release; a reader loads tail and data
 // with acquire, then head: the opposite order, as in a seqlock (release/acquire
 // pairs rather than fences, which ThreadSanitizer does not model). If the
@@ -12,9 +12,10 @@
 // catch an A-B-A overwrite in which a third store puts A's check word back at
 // the head around B's data, so the check words are a checksum of the data
 // too: a probe accepts only head == tail and head ^ data == key. On x86
-// acquire/release cost no instructions, only reordering freedom;
-// the real price is memory: 32 bytes per entry, two entries per cache line
-// instead of four.
+// acquire/release cost no instructions, only reordering freedom; the real
+// price is memory: 24-byte entries, two per cache line instead of four.
+// Searcher counts live in the data word, so a claim or release rewrites all
+// three words like a store: racing claims may lose an update, never tear.
 #pragma once
 
 #include <string_view>
@@ -28,7 +29,6 @@ struct SandwichLayout {
   struct alignas(kCacheLine) Bucket {
     struct Slot {
       std::atomic<std::uint64_t> head, data, tail;
-      std::atomic<std::uint64_t> reserved;  // for ABDADA (busy flag / searcher count)
     } slots[kSlots];
   };
   static_assert(sizeof(Bucket) == kCacheLine);

@@ -8,9 +8,10 @@
 // never sees half a store; the entry words inside are relaxed atomics whose
 // ordering the lock provides. torn_detected stays 0. Cost: an atomic
 // read-modify-write and a release store per probe and per store, a bucket of
-// three entries instead of four (the lock word and one spare word — reserved
-// for ABDADA — take the fourth slot's room), and a thread preempted while
-// holding a lock stalls every thread wanting that bucket.
+// three entries instead of four (the lock word takes the fourth slot's room;
+// the word left over stays unused), and a thread preempted while holding a
+// lock stalls every thread wanting that bucket. Searcher counts (claim and
+// release) change under the lock, so they are exact.
 #pragma once
 
 #include <string_view>
@@ -23,7 +24,6 @@ struct SpinlockLayout {
   static constexpr int kSlots = 3;
   struct alignas(kCacheLine) Bucket {
     std::atomic<std::uint64_t> lock;
-    std::atomic<std::uint64_t> reserved;  // for ABDADA (busy flags / searcher counts)
     std::atomic<std::uint64_t> words[2 * kSlots];  // slot i: key, data
   };
   static_assert(sizeof(Bucket) == kCacheLine);

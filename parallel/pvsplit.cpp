@@ -43,7 +43,7 @@ struct PvState {
   alignas(64) std::atomic<bool> cutoff{false};
 };
 
-class PvHooks {
+class PvHooks : public SerialHooks {
  public:
   static constexpr bool kSplits = true;
   explicit PvHooks(PvState& state) : st_(state) {}

@@ -145,7 +145,7 @@ class Pool {
 };
 
 // The hooks policy the node function is compiled with.
-class Hooks {
+class Hooks : public SerialHooks {
  public:
   static constexpr bool kSplits = true;
   explicit Hooks(Pool& pool) : pool_(pool) {}

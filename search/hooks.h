@@ -3,7 +3,7 @@
 // engine uses SerialHooks, whose members are empty and `constexpr false`, so
 // the compiler removes every hook and the serial hot path pays nothing.
 //
-// How each planned backend uses the seam:
+// How each backend uses, or a planned one will use, the hooks below:
 //  * pvsplit (OpenMP PV-splitting): split() only at PV nodes on the leftmost
 //    path (ctx.pv_node), after the first move; the remaining moves are drawn
 //    from the shared picker inside `#pragma omp parallel for`, each thread
@@ -15,9 +15,13 @@
 //    join (late join for DTS: a thread may join any split point still open),
 //    and aborted() tells a helper that a beta cutoff at this or any ancestor
 //    split point made its work useless; it is checked at every node.
-//  * ABDADA: no split; the backend's table hook marks a node busy on entry and
-//    the move loop defers moves whose child is busy to a second pass
-//    (defer_move()/on_enter()/on_leave() below, unused by the other backends).
+//  * ABDADA (and simplified ABDADA): no split; kClaimsNodes makes the node
+//    function claim its table entry on entry (the table's searcher count, see
+//    TTClaim in hashing/entry.h) and release it on every exit. Younger
+//    brothers are searched with `exclusive` set in the first pass; a child
+//    that others are searching answers kOnEvaluation at once and the move
+//    goes to the picker's deferred stage, searched non-exclusively after the
+//    other moves. defer_move() lets a backend defer moves by its own rule.
 //  * Lazy SMP: no split either; every thread runs the iterative-deepening
 //    driver on the shared table with its own depth offset, so only aborted()
 //    (the global stop) is used.
@@ -47,8 +51,28 @@ struct SplitContext {
   bool cutoff = false;           // set when best_value >= beta
 };
 
+// The serial no-op hooks, and the defaults of every backend's hooks: a
+// backend's hooks class derives from SerialHooks and overrides only what it
+// uses, so a hook added here is a no-op for the backends that predate it.
 struct SerialHooks {
   static constexpr bool kSplits = false;
+  // Claim each node's table entry (table searcher counts), search younger
+  // brothers exclusively and defer the busy ones (see node()).
+  static constexpr bool kClaimsNodes = false;
+  // Ask defer_move() about every younger brother in the first pass.
+  static constexpr bool kDefersMoves = false;
+  // Call on_enter()/on_leave() around every node below the horizon.
+  static constexpr bool kTracksNodes = false;
+
+  // Whether to put m aside to the deferred stage (only for moves after the
+  // first, never in the deferred stage itself).
+  bool defer_move(const Worker&, Move, int /*ply*/) const { return false; }
+  // Called once the node is counted and not cut short by a stop, repetition
+  // or the ply limit; on_leave() runs on every exit after it — return,
+  // cutoff, stop or abort unwinding, exception — with the same ply, before
+  // the node's table claim (kClaimsNodes) is released.
+  void on_enter(Worker&, int /*ply*/) {}
+  void on_leave(Worker&, int /*ply*/) {}
   // A cutoff above made this thread's work useless (split-point backends).
   bool aborted(const Worker&) const { return false; }
   // Whether to split this node now: called after each move searched, from the

@@ -5,10 +5,15 @@
 // Each heuristic can be switched off; with all off, moves come in generation
 // order. next() needs no position, so a split point can share one picker
 // between threads under the split point's lock; callers test legality on
-// their own position.
+// their own position. A move handed out may be deferred: once every other
+// move has been handed out, the deferred ones come back in the order they
+// were deferred (the deferred stage, ABDADA's second pass). They are kept in
+// the front of the array, whose moves have all been handed out already, so
+// deferring costs no room.
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 
 #include "board/eval.h"
 #include "board/movegen.h"
@@ -31,9 +36,9 @@ class MovePicker {
     score_all(pos, w, f, Move::none(), -1);
   }
 
-  // Next move, best first; Move::none() when exhausted.
+  // Next move, best first, then the deferred moves; Move::none() when exhausted.
   Move next() {
-    if (cur_ == last_) return Move::none();
+    if (cur_ == last_) return next_deferred();
     Move* best = cur_;
     for (Move* m = cur_ + 1; m != last_; ++m)
       if (scores_[m - moves_] > scores_[best - moves_]) best = m;
@@ -43,7 +48,21 @@ class MovePicker {
   }
   int size() const { return int(last_ - moves_); }
 
+  // Puts aside m, the move just handed out, for the deferred stage. Not
+  // allowed in the deferred stage itself (the second pass searches every move).
+  void defer(Move m) {
+    assert(!deferred_stage_ && deferred_ < cur_ - moves_);
+    moves_[deferred_++] = m;
+  }
+  bool deferred_stage() const { return deferred_stage_; }
+
  private:
+  Move next_deferred() {
+    if (next_deferred_ == deferred_) return Move::none();
+    deferred_stage_ = true;
+    return moves_[next_deferred_++];
+  }
+
   static constexpr int kTtScore = 1 << 30;
   static constexpr int kCaptureBase = 1 << 29;
   static constexpr int kKillerBase = 1 << 28;
@@ -73,6 +92,9 @@ class MovePicker {
   int scores_[kMaxMoves];
   Move* cur_ = moves_;
   Move* last_ = moves_;
+  long deferred_ = 0;       // deferred moves, in moves_[0, deferred_)
+  long next_deferred_ = 0;  // the next one to hand out again
+  bool deferred_stage_ = false;
 };
 
 }  // namespace xq

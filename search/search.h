@@ -18,25 +18,10 @@
 #include "search/hooks.h"
 #include "search/movepick.h"
 #include "search/options.h"
+#include "search/shared.h"
 #include "search/worker.h"
 
 namespace xq {
-
-// State shared by every thread of one search; set up before threads start.
-struct SearchShared {
-  // Constant after set-up.
-  SearchOptions options;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  // Mutable, touched by every thread.
-  std::atomic<bool> stop{false};
-  std::atomic<std::uint64_t> nodes{0};  // flushed by workers in batches (node limit)
-
-  double elapsed_ms() const {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-  }
-  bool stopped() const { return stop.load(std::memory_order_relaxed); }
-};
 
 // Scores stored in the table are relative to the node, mate scores included:
 // a mate found 3 plies below a node is stored as "mate in 3 from here".
@@ -50,6 +35,11 @@ constexpr Value value_from_tt(Value v, int ply) {
 // Scores of the simplified repetition rule: a perpetual checker loses, by a
 // margin below every mate score so mate distances stay meaningful.
 constexpr Value kRepetitionWin = kMateInMaxPly - 1;
+
+// What an exclusive child search returns when another thread is searching
+// the node (hooks with kClaimsNodes only): outside every score, and returned
+// as is by child(), never negated.
+constexpr Value kOnEvaluation = kInfinite + 1;
 
 template <class Table, class Hooks>
 class Search {
@@ -78,24 +68,27 @@ class Search {
   // land inside (alpha, beta). `pv_node` marks the principal path: in PVS the
   // open-window nodes, in alpha-beta and MTD(f) the leftmost path (where the
   // PV-splitting backend splits); only PVS forbids table cutoffs and null
-  // moves there.
+  // moves there. `exclusive`: return kOnEvaluation instead of searching a
+  // child that another thread is searching (hooks with kClaimsNodes).
   Value child(Worker& w, Move m, Value alpha, Value beta, Depth depth, int ply, bool pv_node,
-              bool first) {
+              bool first, bool exclusive = false) {
     w.pos.do_move(m);
     Value v;
     if (first || !pvs()) {
-      v = -node(w, -beta, -alpha, depth - 1, ply + 1, pv_node && first, true);
+      v = -node(w, -beta, -alpha, depth - 1, ply + 1, pv_node && first, true, exclusive);
     } else {
-      v = -node(w, -alpha - 1, -alpha, depth - 1, ply + 1, false, true);
+      v = -node(w, -alpha - 1, -alpha, depth - 1, ply + 1, false, true, exclusive);
       if (v > alpha && v < beta && !stopped(w))
         v = -node(w, -beta, -alpha, depth - 1, ply + 1, true, true);
     }
     w.pos.undo_move(m);
+    if constexpr (Hooks::kClaimsNodes)
+      if (v == -kOnEvaluation) return kOnEvaluation;
     return v;
   }
 
   Value node(Worker& w, Value alpha, Value beta, Depth depth, int ply, bool pv_node,
-             bool null_allowed) {
+             bool null_allowed, bool exclusive = false) {
     Position& pos = w.pos;
     PvLine& pv = w.pv[ply];
     pv.size = 0;
@@ -119,14 +112,16 @@ class Search {
       }
     }
 
-    // Step 4. Transposition table: move for ordering, cutoff outside exact
-    // mode.
+    // Step 4. Enter the node (left on every exit from here on); probe the
+    // table: move for ordering, cutoff outside exact mode, kOnEvaluation for
+    // an exclusive search of a node another thread is searching.
+    NodeGuard guard(*this, w, ply);
     const Value alpha_orig = alpha;
     const bool full_width = pv_node && pvs();  // PVS keeps its PV nodes exact
     Move tt_move;
     if (f_.tt) {
       if (const std::optional<Value> cut =
-              probe_table(w, alpha, beta, depth, ply, full_width, tt_move))
+              probe_table(w, alpha, beta, depth, ply, full_width, exclusive, tt_move, guard))
         return *cut;
     }
 
@@ -152,9 +147,23 @@ class Search {
     int searched = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
       if (!pos.is_legal(m)) continue;
-      const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0);
-      ++searched;
+      const bool young = kDeferral && searched > 0 && !picker.deferred_stage();
+      if constexpr (Hooks::kDefersMoves) {
+        if (young && hooks_.defer_move(w, m, ply)) {
+          picker.defer(m);
+          continue;
+        }
+      }
+      const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
+                            Hooks::kClaimsNodes && young);
       if (stopped(w)) return 0;
+      if constexpr (Hooks::kClaimsNodes) {
+        if (v == kOnEvaluation) {
+          picker.defer(m);
+          continue;
+        }
+      }
+      ++searched;
       if (v > best) {
         best = v;
         best_move = m;
@@ -241,16 +250,54 @@ class Search {
   }
 
  private:
+  static constexpr bool kDeferral = Hooks::kClaimsNodes || Hooks::kDefersMoves;
+
+  // Enter/leave of one node: on_enter() now; on_leave() and then the release
+  // of the node's table claim when the node function exits by any path,
+  // exceptions included. Compiles to nothing for hooks that use neither.
+  class NodeGuard {
+   public:
+    NodeGuard(Search& s, Worker& w, int ply) : s_(s), w_(w), ply_(ply) {
+      if constexpr (Hooks::kTracksNodes) s_.hooks_.on_enter(w_, ply_);
+    }
+    ~NodeGuard() {
+      if constexpr (Hooks::kTracksNodes) s_.hooks_.on_leave(w_, ply_);
+      if constexpr (Hooks::kClaimsNodes) s_.tt_.release(key_, slot_, w_.id);
+    }
+    NodeGuard(const NodeGuard&) = delete;
+    NodeGuard& operator=(const NodeGuard&) = delete;
+    void claimed(TTSlot slot) {
+      key_ = w_.pos.key();
+      slot_ = slot;
+    }
+
+   private:
+    Search& s_;
+    Worker& w_;
+    int ply_;
+    Key key_ = 0;
+    TTSlot slot_;
+  };
+
   // Step 4 of node(): probes the table, sets tt_move to the entry's move when
   // it is legal here, and returns the entry's value when it cuts the node
   // off. A table move may hold any bits (torn or colliding entries), so it is
   // validated before use and counted when it fails.
+  template <class Guard>
   std::optional<Value> probe_table(Worker& w, Value alpha, Value beta, Depth depth, int ply,
-                                   bool full_width, Move& tt_move) {
+                                   bool full_width, bool exclusive, Move& tt_move, Guard& guard) {
     const Position& pos = w.pos;
     TTData e;
     ++w.stats.tt_probes;
-    if (!tt_.probe(pos.key(), e, w.id)) return std::nullopt;
+    if constexpr (Hooks::kClaimsNodes) {
+      const TTClaim c = tt_.claim(pos.key(), exclusive, w.id);
+      if (c.busy) return kOnEvaluation;
+      guard.claimed(c.slot);
+      if (!c.found) return std::nullopt;
+      e = c.data;
+    } else {
+      if (!tt_.probe(pos.key(), e, w.id)) return std::nullopt;
+    }
     ++w.stats.tt_hits;
     if (e.move && f_.ttmove) {
       if (pos.is_pseudo_legal(e.move) && pos.is_legal(e.move)) tt_move = e.move;

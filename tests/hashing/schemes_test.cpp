@@ -55,7 +55,7 @@ TEST(HashPacking, RoundTripsEveryFieldRange) {
         expected.generation = g;
         EXPECT_EQ(packed::unpack(w), expected);
         EXPECT_TRUE(packed::occupied(w));
-        EXPECT_EQ(w & packed::kReservedMask, 0u);
+        EXPECT_EQ(w & packed::kSearchersMask, 0u);
         EXPECT_EQ(packed::depth_of(w), depth);
       }
     }

@@ -1,0 +1,258 @@
+// The bucket array every shared scheme is built on, and the probe, store and
+// claim loops over one bucket. A scheme is a *Layout* — how one bucket is laid
+// out, how a slot is read and written, and what lock (if any) guards a bucket:
+//
+//   struct Layout {
+//     static constexpr int kSlots;             // entries per bucket
+//     struct Bucket;                           // alignas(64), size a multiple of 64
+//     void prepare(std::size_t buckets);       // size any side structures (lock stripes)
+//     auto guard(Bucket&, std::size_t index);  // RAII lock held for one probe/store
+//     static LoadedSlot load(const Bucket&, int slot);
+//     static void save(Bucket&, int slot, Key key, std::uint64_t data);
+//   };
+//
+// Everything is a template instantiated per scheme, so the hot path has no
+// virtual call and no branch on the scheme.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "hashing/entry.h"
+#include "hashing/replacement.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace xq {
+
+// One slot as a probe sees it. `key` is the key the slot claims (decoded for
+// XOR-style schemes); `torn` is set when the scheme itself saw the slot torn.
+struct LoadedSlot {
+  Key key = 0;
+  std::uint64_t data = 0;
+  bool torn = false;
+};
+
+// Bucket of four (key word, data word) pairs: 64 bytes, one cache line.
+struct alignas(kCacheLine) PairBucket {
+  std::atomic<std::uint64_t> words[8];
+};
+static_assert(sizeof(PairBucket) == kCacheLine);
+
+// A guard that guards nothing, for the lockless schemes.
+struct NoLock {};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
+
+// The bucket array and the probe/store loops of one table.
+template <class Layout>
+class BucketArray {
+ public:
+  using Bucket = typename Layout::Bucket;
+  static constexpr int kSlots = Layout::kSlots;
+  static_assert(kSlots >= 2, "two-tier replacement needs two slots per bucket");
+  static_assert(alignof(Bucket) >= kCacheLine && sizeof(Bucket) % kCacheLine == 0);
+
+  // Zeroed buckets; throws std::bad_alloc. Leaves *this unchanged on failure.
+  void allocate(std::size_t buckets) {
+    auto fresh = std::make_unique<Bucket[]>(buckets);  // value-initialised: all words 0
+    Layout layout;
+    layout.prepare(buckets);
+    table_ = std::move(fresh);
+    layout_ = std::move(layout);
+    count_ = buckets;
+  }
+  std::size_t buckets() const { return count_; }
+
+  // Maps the key onto [0, count_) by a multiply-high, so any bucket count
+  // works. The key is rotated first so that the index comes from its low 32
+  // bits: a torn XOR-style mix differs from a real key in the bits where two
+  // data words differ — mostly the low ones (move, value), hardly ever the
+  // high ones (bound, generation) — so this way a torn slot almost always
+  // decodes to a key of another bucket, which probe() counts as torn.
+  std::size_t index_of(Key key) const {
+    __extension__ using U128 = unsigned __int128;
+    const Key rotated = key << 32 | key >> 32;
+    return std::size_t((U128(rotated) * U128(count_)) >> 64);
+  }
+
+  // The deepest slot holding `key` (packed data word), or 0. Adds to `torn`
+  // the slots seen torn: flagged by the scheme, or claiming a key that does
+  // not belong in this bucket (a mix of two entries decodes to such a key
+  // with probability 1 - 1/buckets, so this is a lower bound).
+  std::uint64_t probe(Key key, std::uint64_t& torn) {
+    const std::size_t b = index_of(key);
+    Bucket& bucket = table_[b];
+    [[maybe_unused]] const auto guard = layout_.guard(bucket, b);
+    std::uint64_t best = 0;
+    for (int i = 0; i < kSlots; ++i) {
+      const LoadedSlot s = Layout::load(bucket, i);
+      if (s.torn) {
+        ++torn;
+      } else if (packed::occupied(s.data)) {
+        if (s.key == key) {
+          if (best == 0 || packed::depth_of(s.data) > packed::depth_of(best)) best = s.data;
+        } else if (index_of(s.key) != b) {
+          ++torn;
+        }
+      }
+    }
+    return best;
+  }
+
+  void store(Key key, std::uint64_t data, std::uint8_t generation, Replacement r) {
+    const std::size_t b = index_of(key);
+    Bucket& bucket = table_[b];
+    [[maybe_unused]] const auto guard = layout_.guard(bucket, b);
+    const int slot = choose(bucket, b, key, data, generation, r);
+    if (slot < 0) return;
+    const LoadedSlot old = Layout::load(bucket, slot);
+    if (!old.torn && old.key == key) data |= old.data & packed::kSearchersMask;
+    Layout::save(bucket, slot, key, data);
+  }
+
+  // Probes for `key` with intent to search it: raises the searcher count of
+  // its slot, or writes a placeholder (bound None, count 1) when it has none.
+  // With `exclusive`, a node that others are searching is left alone and
+  // reported busy. The count is read, changed and written back under the
+  // scheme's guard with the scheme's own save(): exact for the locked
+  // schemes; for the lockless ones two claims racing on a slot may lose an
+  // update (the count stays a hint) and the rewrite is checked like any
+  // store (xor and sandwich rewrite their check words).
+  TTClaim claim(Key key, bool exclusive, std::uint8_t generation, Replacement r,
+                std::uint64_t& torn) {
+    const std::size_t b = index_of(key);
+    Bucket& bucket = table_[b];
+    [[maybe_unused]] const auto guard = layout_.guard(bucket, b);
+    TTClaim c;
+    c.slot.bucket = b;
+    const int found = find(bucket, key, torn);
+    if (found >= 0) {
+      const std::uint64_t data = Layout::load(bucket, found).data;
+      c.found = true;
+      c.data = packed::unpack(data);
+      c.searchers = packed::searchers_of(data);
+      if (exclusive && c.searchers > 0) {
+        c.busy = true;
+        return c;
+      }
+      const int n = std::min(c.searchers + 1, packed::kMaxSearchers);
+      Layout::save(bucket, found, key, packed::with_searchers(data, n));
+      c.slot.slot = found;
+      return c;
+    }
+    TTData placeholder;
+    placeholder.depth = packed::kPlaceholderDepth;
+    const std::uint64_t data = packed::with_searchers(packed::pack(placeholder, generation), 1);
+    c.slot.slot = choose(bucket, b, key, data, generation, r);
+    if (c.slot.slot >= 0) Layout::save(bucket, c.slot.slot, key, data);
+    return c;
+  }
+
+  // Lowers the searcher count raised by claim(); nothing when the slot was
+  // given to another position meanwhile (the count went with it).
+  void release(Key key, TTSlot slot) {
+    if (slot.slot < 0) return;
+    Bucket& bucket = table_[slot.bucket];
+    [[maybe_unused]] const auto guard = layout_.guard(bucket, slot.bucket);
+    std::uint64_t torn = 0;
+    LoadedSlot s = Layout::load(bucket, slot.slot);
+    int i = slot.slot;
+    if (s.torn || s.key != key) {
+      i = find(bucket, key, torn);
+      if (i < 0) return;
+      s = Layout::load(bucket, i);
+    }
+    const int n = packed::searchers_of(s.data);
+    if (n > 0) Layout::save(bucket, i, key, packed::with_searchers(s.data, n - 1));
+  }
+
+  // The searcher count of key's entry (0 when absent).
+  int searchers(Key key) {
+    const std::size_t b = index_of(key);
+    Bucket& bucket = table_[b];
+    [[maybe_unused]] const auto guard = layout_.guard(bucket, b);
+    std::uint64_t torn = 0;
+    const int i = find(bucket, key, torn);
+    return i < 0 ? 0 : packed::searchers_of(Layout::load(bucket, i).data);
+  }
+
+  // Sum of every slot's searcher count (while no other thread uses the table).
+  std::uint64_t total_searchers() const {
+    std::uint64_t n = 0;
+    for (std::size_t b = 0; b < count_; ++b)
+      for (int i = 0; i < kSlots; ++i) {
+        const LoadedSlot s = Layout::load(table_[b], i);
+        if (!s.torn && packed::occupied(s.data)) n += std::uint64_t(packed::searchers_of(s.data));
+      }
+    return n;
+  }
+
+  // Zeroes every word (only while no other thread uses the table).
+  void clear() {
+    for (std::size_t b = 0; b < count_; ++b)
+      for (int i = 0; i < kSlots; ++i) Layout::save(table_[b], i, 0, 0);
+  }
+
+  // Occupied slots of `generation` among the first `sample` buckets.
+  std::size_t count_current(std::size_t sample, std::uint8_t generation) const {
+    std::size_t used = 0;
+    for (std::size_t b = 0; b < std::min(sample, count_); ++b)
+      for (int i = 0; i < kSlots; ++i) {
+        const LoadedSlot s = Layout::load(table_[b], i);
+        used += !s.torn && packed::occupied(s.data) && packed::generation_of(s.data) == generation;
+      }
+    return used;
+  }
+
+ private:
+  // The deepest slot of `bucket` holding key, or -1 (under the caller's guard).
+  int find(const Bucket& bucket, Key key, std::uint64_t& torn) const {
+    int best = -1;
+    std::uint64_t best_data = 0;
+    for (int i = 0; i < kSlots; ++i) {
+      const LoadedSlot s = Layout::load(bucket, i);
+      if (s.torn) {
+        ++torn;
+      } else if (packed::occupied(s.data) && s.key == key &&
+                 (best < 0 || packed::depth_of(s.data) > packed::depth_of(best_data))) {
+        best = i;
+        best_data = s.data;
+      }
+    }
+    return best;
+  }
+
+  // The slot a store of (key, data) would take, or -1 (under the caller's guard).
+  int choose(const Bucket& bucket, std::size_t b, Key key, std::uint64_t data,
+             std::uint8_t generation, Replacement r) const {
+    replacement::SlotState state[kSlots];
+    for (int i = 0; i < kSlots; ++i) {
+      const LoadedSlot s = Layout::load(bucket, i);
+      replacement::SlotState& st = state[i];
+      st.empty = s.torn || !packed::occupied(s.data) || (s.key != key && index_of(s.key) != b);
+      if (st.empty) continue;
+      st.same_key = s.key == key;
+      st.depth = packed::depth_of(s.data);
+      st.age = int((generation - packed::generation_of(s.data)) & packed::kGenerationMask);
+    }
+    return replacement::choose_slot(state, kSlots, packed::depth_of(data),
+                                    packed::bound_of(data), r);
+  }
+
+  std::unique_ptr<Bucket[]> table_;
+  std::size_t count_ = 0;
+  Layout layout_;
+};
+
+
+}  // namespace xq
