@@ -70,6 +70,7 @@ inline void reset_worker(Worker& w, const Position& pos) {
   w.pos = pos;
   w.stats = SearchStats{};
   w.next_time_check = 0;
+  w.flushed_nodes = 0;
   w.clear_heuristics();
 }
 

@@ -75,10 +75,14 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
   const Depth max_depth = opt.limits.depth > 0 ? std::min(opt.limits.depth, kMaxDepth) : kMaxDepth;
   if (MoveList(w.pos).size == 0) {  // mated or stalemated: nothing to search
     result.score = mated_in(0);
+    result.completed = true;
     return result;
   }
+  // A stop requested before the search began is not lost.
+  if (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed))
+    shared.stop.store(true, std::memory_order_relaxed);
   Value prev = 0;
-  for (Depth d = 1 + depth_offset; d <= max_depth; ++d) {
+  for (Depth d = 1 + depth_offset; d <= max_depth && !search.stopped(w); ++d) {
     Value v;
     std::vector<Move> mtdf_pv;
     if (opt.algorithm == Algorithm::Mtdf) {
@@ -90,6 +94,7 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
     prev = v;
     result.score = v;
     result.depth = d;
+    result.completed = true;
     if (opt.algorithm == Algorithm::Mtdf) {
       if (!mtdf_pv.empty()) result.pv = mtdf_pv;
       else if (result.pv.empty() || result.pv.front() != w.pv[0].moves[0]) result.pv.clear();

@@ -2,6 +2,7 @@
 // switchable features (for ablation and for exact mode, DESIGN.md §4).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -48,6 +49,11 @@ struct SearchOptions {
   // the root value is the minimax value of the depth-limited tree whatever the
   // backend, scheme or thread count.
   bool exact = false;
+  // Caller-owned stop request, alive until the search returns (may be null).
+  // Sticky: a search that finds it set when it starts completes no
+  // iteration; one set while it runs is honoured within one node batch
+  // (Search::kNodeBatch nodes per thread).
+  std::atomic<bool>* stop_signal = nullptr;
 };
 
 // Parses "pvs", "alphabeta" (or "ab"), "mtdf"; throws std::invalid_argument.

@@ -82,6 +82,11 @@ struct SearchResult {
   Move best_move;
   Value score = 0;
   Depth depth = 0;              // last fully completed iteration
+  // False when no iteration completed (a limit or stop came first): then
+  // depth is 0 and score and pv mean nothing; best_move is the first legal
+  // move, so that a protocol has a move to send. True, with depth 0, for a
+  // root without legal moves (score: mated).
+  bool completed = false;
   std::vector<Move> pv;
   SearchStats stats;
   double seconds = 0;

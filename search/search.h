@@ -44,6 +44,9 @@ constexpr Value kOnEvaluation = kInfinite + 1;
 template <class Table, class Hooks>
 class Search {
  public:
+  // Nodes a thread searches between two looks at the limits.
+  static constexpr std::uint64_t kNodeBatch = 1024;
+
   Search(Table& tt, Hooks& hooks, SearchShared& shared)
       : tt_(tt), hooks_(hooks), shared_(shared), f_(effective_features(shared.options)) {}
 
@@ -368,14 +371,21 @@ class Search {
     if (f_.history) w.add_history(m, depth);
   }
 
-  // Every 1024 nodes: flush the node count, test the node and time limits.
+  // At a thread's first node and every kNodeBatch nodes after it: adds the
+  // nodes it searched since the last call to the shared count, then tests
+  // the node limit, the time limit and the caller's stop signal. The node
+  // limit is reached when the shared count is; every other thread has at
+  // most one batch unflushed and stops at its next node, so a search ends
+  // within [N, N + kNodeBatch x threads] nodes.
   void check_limits(Worker& w) {
-    static constexpr std::uint64_t kInterval = 1024;
-    w.next_time_check = w.stats.nodes + kInterval;
-    const Limits& lim = shared_.options.limits;
-    const std::uint64_t total = shared_.nodes.fetch_add(kInterval, std::memory_order_relaxed);
-    if ((lim.nodes && total + kInterval >= lim.nodes) ||
-        (lim.movetime_ms && shared_.elapsed_ms() >= double(lim.movetime_ms)))
+    w.next_time_check = w.stats.nodes + kNodeBatch;
+    const std::uint64_t fresh = w.stats.nodes - w.flushed_nodes;
+    w.flushed_nodes = w.stats.nodes;
+    const SearchOptions& opt = shared_.options;
+    const std::uint64_t total = shared_.nodes.fetch_add(fresh, std::memory_order_relaxed) + fresh;
+    if ((opt.limits.nodes && total >= opt.limits.nodes) ||
+        (opt.limits.movetime_ms && shared_.elapsed_ms() >= double(opt.limits.movetime_ms)) ||
+        (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed)))
       shared_.stop.store(true, std::memory_order_relaxed);
   }
 

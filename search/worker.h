@@ -58,7 +58,8 @@ struct alignas(64) Worker {
   History history{};
   std::array<PvLine, kMaxPly + 2> pv{};
   SearchStats stats;
-  std::uint64_t next_time_check = 0;  // node count at which to look at the clock
+  std::uint64_t next_time_check = 0;  // node count at which to check the limits
+  std::uint64_t flushed_nodes = 0;    // nodes already added to SearchShared::nodes
 };
 
 }  // namespace xq
