@@ -10,6 +10,7 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   tt_cutoffs += o.tt_cutoffs;
   tt_torn += o.tt_torn;
   bad_tt_moves += o.bad_tt_moves;
+  tt_rejected += o.tt_rejected;
   fail_highs += o.fail_highs;
   fail_high_first += o.fail_high_first;
   null_tries += o.null_tries;

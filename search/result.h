@@ -61,6 +61,7 @@ struct SearchStats {
   Counter tt_cutoffs;
   Counter tt_torn;           // torn entries the table's check rejected
   Counter bad_tt_moves;      // table moves that failed validation
+  Counter tt_rejected;       // entries with an impossible value, bound or depth
   Counter fail_highs;        // beta cutoffs
   Counter fail_high_first;   // ... on the first move searched
   Counter null_tries;

@@ -253,6 +253,15 @@ class Search {
   }
 
  private:
+  // Whether an entry can have been written by this node function: a result
+  // (a bound, a depth of a node above the horizon, a value within
+  // +-kInfinite) or a claim's placeholder (no bound, no move, no value).
+  static bool plausible(const TTData& e) {
+    if (e.bound == Bound::None)
+      return e.depth == packed::kPlaceholderDepth && e.value == 0 && !e.move;
+    return e.depth >= 1 && e.value >= -kInfinite && e.value <= kInfinite;
+  }
+
   static constexpr bool kDeferral = Hooks::kClaimsNodes || Hooks::kDefersMoves;
 
   // Enter/leave of one node: on_enter() now; on_leave() and then the release
@@ -284,7 +293,8 @@ class Search {
 
   // Step 4 of node(): probes the table, sets tt_move to the entry's move when
   // it is legal here, and returns the entry's value when it cuts the node
-  // off. A table move may hold any bits (torn or colliding entries), so it is
+  // off. An entry may hold any bits (torn or colliding entries, a faulty
+  // table), so an impossible one is rejected and counted, and its move is
   // validated before use and counted when it fails.
   template <class Guard>
   std::optional<Value> probe_table(Worker& w, Value alpha, Value beta, Depth depth, int ply,
@@ -300,6 +310,10 @@ class Search {
       e = c.data;
     } else {
       if (!tt_.probe(pos.key(), e, w.id)) return std::nullopt;
+    }
+    if (!plausible(e)) {
+      ++w.stats.tt_rejected;
+      return std::nullopt;
     }
     ++w.stats.tt_hits;
     if (e.move && f_.ttmove) {
