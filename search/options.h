@@ -2,6 +2,7 @@
 // switchable features (for ablation and for exact mode, DESIGN.md §4).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,7 +14,10 @@ namespace xq {
 struct Limits {
   Depth depth = 0;               // 0 = no depth limit (up to kMaxDepth)
   std::uint64_t nodes = 0;       // 0 = no node limit
-  std::int64_t movetime_ms = 0;  // 0 = no time limit
+  std::int64_t movetime_ms = 0;  // 0 = no time limit (the hard limit, checked in the node counter)
+  // 0 = none. No new iteration starts once this much time has passed (the
+  // time manager's soft limit, search/timeman.h); a running one goes on.
+  std::int64_t soft_ms = 0;
 };
 
 constexpr Depth kMaxDepth = 64;
@@ -48,6 +52,10 @@ struct SearchOptions {
   // the root value is the minimax value of the depth-limited tree whatever the
   // backend, scheme or thread count.
   bool exact = false;
+  // A caller-owned stop flag: a search whose signal is already set when it
+  // starts ends at once; one set during the search is honoured within a node
+  // batch. It lets a stop that races the start of a search reach it.
+  std::atomic<bool>* stop_signal = nullptr;
 };
 
 // Parses "pvs", "alphabeta" (or "ab"), "mtdf"; throws std::invalid_argument.

@@ -293,14 +293,17 @@ class Search {
     if (f_.history) w.add_history(m, depth);
   }
 
-  // Every 1024 nodes: flush the node count, test the node and time limits.
+  // Every 1024 nodes: flush the node count, test the node and time limits
+  // and the caller's stop signal.
   void check_limits(Worker& w) {
     static constexpr std::uint64_t kInterval = 1024;
     w.next_time_check = w.stats.nodes + kInterval;
     const Limits& lim = shared_.options.limits;
     const std::uint64_t total = shared_.nodes.fetch_add(kInterval, std::memory_order_relaxed);
+    const std::atomic<bool>* signal = shared_.options.stop_signal;
     if ((lim.nodes && total + kInterval >= lim.nodes) ||
-        (lim.movetime_ms && shared_.elapsed_ms() >= double(lim.movetime_ms)))
+        (lim.movetime_ms && shared_.elapsed_ms() >= double(lim.movetime_ms)) ||
+        (signal && signal->load(std::memory_order_acquire)))
       shared_.stop.store(true, std::memory_order_relaxed);
   }
 
