@@ -12,10 +12,10 @@
 //   target  = left / horizon + inc                 an even share plus the increment
 //   soft    = max(1, min(target / 2, left / 4))
 //   hard    = max(soft, min(target * 2, left / 2))
-// Starting no iteration after target/2 makes the average move cost about the
-// target (an iteration takes about as long as all before it), and the hard
-// limit never spends more than half of what is left, so a misjudged
-// iteration cannot lose on time. A fixed move time is spent whole:
+// If an iteration takes about as long as all before it together (an
+// effective branching factor near 2), starting none after target/2 makes the
+// average move cost about the target; the hard limit never spends more than
+// half of what is left, so a misjudged iteration cannot lose on time. A fixed move time is spent whole:
 //   soft = hard = max(1, movetime - overhead).
 // Negative inputs count as 0; inputs above kMaxClockMs count as kMaxClockMs.
 // Both limits are at least 1 ms because 0 means "no limit" in Limits.
