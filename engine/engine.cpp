@@ -72,7 +72,7 @@ void Engine::set_position(std::string_view fen, const std::vector<std::string>& 
   Position pos;
   if (fen != "startpos") {
     const std::string error = pos.set_fen(fen);
-    if (!error.empty()) throw std::invalid_argument("bad FEN: " + error);
+    if (!error.empty()) throw std::invalid_argument(one_line("bad FEN: " + error));
   }
   if (moves.size() > kMaxGameMoves)
     throw std::invalid_argument("too many moves (" + std::to_string(moves.size()) +

@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <stdexcept>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/engine/engine_util.h"
@@ -72,6 +74,11 @@ TEST(EnginePosition, BadInputIsRefusedAndNothingIsHalfApplied) {
   }
   EXPECT_EQ(ran, 9);
   EXPECT_NE(error_of(e, "rnbakabnr/9/9 w - - 0 1", {}).find("bad FEN"), std::string::npos);
+  const std::string hostile = std::string(kStartFen) + std::string(60000, '7') + "\x1b[2J";
+  const std::string fen_error = error_of(e, hostile, {});
+  EXPECT_EQ(fen_error.rfind("bad FEN", 0), 0u) << fen_error;
+  EXPECT_LE(fen_error.size(), 200u);
+  EXPECT_EQ(fen_error.find('\x1b'), std::string::npos);
   EXPECT_NE(error_of(e, "startpos", std::vector<std::string>(2000, "h2e2")).find("too many moves"),
             std::string::npos);
   EXPECT_EQ(e.position().fen(), before);
@@ -127,6 +134,32 @@ TEST(EngineSearch, ClockSearchReturnsALegalMove) {
   Collector c;
   const SearchResult r = run(e, g, c);
   EXPECT_TRUE(test::is_legal_in(e.position(), r.best_move));
+}
+
+// A protocol sends "go" only after "bestmove"; a go that comes early waits
+// for the running search instead of disturbing it.
+TEST(EngineSearch, GoDuringASearchWaitsForItsBestMove) {
+  Engine e;
+  Collector first, second;
+  e.go(test::infinite(), first.callbacks());
+  std::atomic<bool> second_started{false};
+  std::thread protocol([&] {
+    e.go(test::to_depth(2), second.callbacks());
+    second_started.store(true);
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(second.bestmoves(), 0);
+  e.stop();  // ends the first search only
+  const std::optional<SearchResult> r1 = first.result();
+  const std::optional<SearchResult> r2 = second.result();
+  protocol.join();
+  e.wait();
+  ASSERT_TRUE(r1.has_value() && r2.has_value());
+  EXPECT_TRUE(second_started.load());
+  EXPECT_TRUE(r1->stopped);
+  EXPECT_FALSE(r2->stopped);
+  EXPECT_EQ(r2->depth, 2);
+  EXPECT_EQ(first.bestmoves() + second.bestmoves(), 2);
 }
 
 TEST(EngineSearch, IsReadyAnswersDuringAnInfiniteSearch) {
