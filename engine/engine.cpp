@@ -161,8 +161,10 @@ SearchOptions Engine::search_options(const GoLimits& limits, const Position& pos
   const std::int64_t overhead = options_.move_overhead_ms();
   const std::optional<GameClock>& clock =
       pos.side_to_move() == Color::Red ? limits.red : limits.black;
-  if (limits.movetime_ms > 0) apply_budget(budget_for_movetime(limits.movetime_ms, overhead), o.limits);
-  else if (clock) apply_budget(budget_for_clock(*clock, overhead), o.limits);
+  if (limits.movetime_ms > 0)
+    apply_budget(budget_for_movetime(limits.movetime_ms, overhead), o.limits);
+  else if (clock)
+    apply_budget(budget_for_clock(*clock, overhead), o.limits);
   return o;
 }
 

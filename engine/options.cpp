@@ -118,7 +118,8 @@ OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
   else if (s.name == "Hash") next.config_.hash_mib = std::size_t(parse_spin(s, value));
   else if (s.name == "Backend") next.backend_ = parse_combo(s, value);
   else if (s.name == "HashScheme") next.scheme_ = parse_combo(s, value);
-  else if (s.name == "Replacement") next.config_.replacement = parse_replacement(parse_combo(s, value));
+  else if (s.name == "Replacement")
+    next.config_.replacement = parse_replacement(parse_combo(s, value));
   else if (s.name == "min_split_depth") next.config_.min_split_depth = Depth(parse_spin(s, value));
   else if (s.name == "max_splits_per_thread")
     next.config_.max_splits_per_thread = int(parse_spin(s, value));

@@ -8,14 +8,15 @@
 //
 // The formula, in integer milliseconds (every division rounds down):
 //   left    = max(0, time - overhead)              what the clock can spend
-//   horizon = moves_to_go > 0 ? min(moves_to_go, kMaxHorizon) : kSuddenDeathHorizon
-//   target  = left / horizon + inc                 an even share plus the increment
+//   horizon = moves_to_go > 0 ? min(moves_to_go, 50) : 30
+//   target  = left / horizon + inc                 even share plus increment
 //   soft    = max(1, min(target / 2, left / 4))
 //   hard    = max(soft, min(target * 2, left / 2))
 // If an iteration takes about as long as all before it together (an
 // effective branching factor near 2), starting none after target/2 makes the
 // average move cost about the target; the hard limit never spends more than
-// half of what is left, so a misjudged iteration cannot lose on time. A fixed move time is spent whole:
+// half of what is left, so a misjudged iteration cannot lose on time.
+// A fixed move time is spent whole:
 //   soft = hard = max(1, movetime - overhead).
 // Negative inputs count as 0; inputs above kMaxClockMs count as kMaxClockMs.
 // Both limits are at least 1 ms because 0 means "no limit" in Limits.
@@ -45,7 +46,9 @@ constexpr int kSuddenDeathHorizon = 30;  // moves a clock without control is sha
 constexpr int kMaxHorizon = 50;
 constexpr std::int64_t kMaxClockMs = std::int64_t(1) << 40;  // about 35 years
 
-constexpr std::int64_t clamp_input(std::int64_t v) { return std::clamp<std::int64_t>(v, 0, kMaxClockMs); }
+constexpr std::int64_t clamp_input(std::int64_t v) {
+  return std::clamp<std::int64_t>(v, 0, kMaxClockMs);
+}
 }  // namespace timeman
 
 constexpr TimeBudget budget_for_clock(const GameClock& c, std::int64_t overhead_ms) {
