@@ -107,6 +107,8 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
     search.hooks().add_helper_stats(result.stats);
     if (observer) observer->on_iteration(result);
     if (is_mate_score(v) && opt.limits.depth == 0 && d >= kMate - std::abs(v)) break;
+    // Soft limit: the next iteration would likely not finish before the hard one.
+    if (opt.limits.soft_ms && shared.elapsed_ms() >= double(opt.limits.soft_ms)) break;
   }
   result.stopped = shared.stopped();
   if (!result.best_move) result.best_move = MoveList(w.pos).moves[0];

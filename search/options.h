@@ -14,7 +14,10 @@ namespace xq {
 struct Limits {
   Depth depth = 0;               // 0 = no depth limit (up to kMaxDepth)
   std::uint64_t nodes = 0;       // 0 = no node limit
-  std::int64_t movetime_ms = 0;  // 0 = no time limit
+  std::int64_t movetime_ms = 0;  // 0 = no time limit; checked in the node counter
+  // 0 = none. No new iteration starts once this much time has passed (the
+  // time manager's soft limit, search/timeman.h); a running one goes on.
+  std::int64_t soft_ms = 0;
 };
 
 constexpr Depth kMaxDepth = 64;

@@ -1,0 +1,161 @@
+#include "engine/options.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <stdexcept>
+
+#include "engine/text.h"
+#include "hashing/replacement.h"
+#include "hashing/schemes.h"
+#include "search/options.h"
+
+namespace xq {
+namespace {
+
+constexpr std::int64_t kMaxThreads = 256;
+constexpr std::int64_t kMaxHashMib = std::int64_t(1) << 16;
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> v;
+  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
+  return v;
+}
+
+std::vector<std::string> scheme_choices() {
+  std::vector<std::string> v{std::string(kDefaultScheme)};
+  for (std::string_view n : kSchemeNames) v.emplace_back(n);
+  return v;
+}
+
+OptionSpec spin(std::string name, std::int64_t def, std::int64_t lo, std::int64_t hi,
+                std::string help) {
+  return {std::move(name), OptionType::Spin, std::to_string(def), lo, hi, {}, std::move(help)};
+}
+
+OptionSpec combo(std::string name, std::string def, std::vector<std::string> choices,
+                 std::string help) {
+  return {std::move(name), OptionType::Combo, std::move(def), 0, 0, std::move(choices),
+          std::move(help)};
+}
+
+std::vector<std::string> replacement_choices() {
+  return {kReplacementNames.begin(), kReplacementNames.end()};
+}
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+const OptionSpec& find_spec(std::string_view name) {
+  for (const OptionSpec& s : EngineOptions::specs())
+    if (same_name(s.name, name)) return s;
+  std::string known;
+  for (const OptionSpec& s : EngineOptions::specs()) known += (known.empty() ? "" : ", ") + s.name;
+  throw std::invalid_argument("unknown option " + quoted(name) + " (known: " + known + ")");
+}
+
+std::int64_t parse_spin(const OptionSpec& s, std::string_view text) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw std::invalid_argument("option " + s.name + ": " + quoted(text) + " is not an integer");
+  if (v < s.min || v > s.max)
+    throw std::invalid_argument("option " + s.name + ": " + std::to_string(v) +
+                                " is outside [" + std::to_string(s.min) + ", " +
+                                std::to_string(s.max) + "]");
+  return v;
+}
+
+bool parse_check(const OptionSpec& s, std::string_view text) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  throw std::invalid_argument("option " + s.name + ": " + quoted(text) +
+                              " is not 'true' or 'false'");
+}
+
+const std::string& parse_combo(const OptionSpec& s, std::string_view text) {
+  for (const std::string& c : s.choices)
+    if (c == text) return c;
+  std::string known;
+  for (const std::string& c : s.choices) known += (known.empty() ? "" : ", ") + c;
+  throw std::invalid_argument("option " + s.name + ": " + quoted(text) +
+                              " is not one of: " + known);
+}
+
+}  // namespace
+
+const std::vector<OptionSpec>& EngineOptions::specs() {
+  static const std::vector<OptionSpec> kSpecs = {
+      spin("Threads", 1, 1, kMaxThreads, "search threads"),
+      spin("Hash", 16, 1, kMaxHashMib, "transposition table size in MiB"),
+      combo("Backend", "serial", backend_names(), "parallel search algorithm"),
+      combo("HashScheme", std::string(kDefaultScheme), scheme_choices(),
+            "concurrent table scheme; 'default' is the backend's own"),
+      combo("Replacement", "depth", replacement_choices(), "table replacement policy"),
+      spin("Move Overhead", 10, 0, 5000, "ms kept back per move for I/O latency"),
+      {"Clear Hash", OptionType::Button, "", 0, 0, {}, "forget the table and heuristics"},
+      spin("min_split_depth", 4, 1, kMaxDepth, "split-point backends: least remaining depth"),
+      spin("max_splits_per_thread", 8, 1, 64, "split-point backends: split points one thread owns"),
+      {"omp_dynamic", OptionType::Check, "false", 0, 0, {}, "pvsplit: OpenMP schedule(dynamic,1)"},
+  };
+  return kSpecs;
+}
+
+EngineOptions::EngineOptions() {
+  for (const OptionSpec& s : specs())
+    if (s.type != OptionType::Button) set(s.name, s.default_value);
+}
+
+OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
+  const OptionSpec& s = find_spec(name);
+  EngineOptions next = *this;  // nothing changes unless every check passes
+  OptionEffect effect = OptionEffect::Rebuild;
+  if (s.name == "Threads") next.config_.threads = int(parse_spin(s, value));
+  else if (s.name == "Hash") next.config_.hash_mib = std::size_t(parse_spin(s, value));
+  else if (s.name == "Backend") next.backend_ = parse_combo(s, value);
+  else if (s.name == "HashScheme") next.scheme_ = parse_combo(s, value);
+  else if (s.name == "Replacement")
+    next.config_.replacement = parse_replacement(parse_combo(s, value));
+  else if (s.name == "min_split_depth") next.config_.min_split_depth = Depth(parse_spin(s, value));
+  else if (s.name == "max_splits_per_thread")
+    next.config_.max_splits_per_thread = int(parse_spin(s, value));
+  else if (s.name == "omp_dynamic") next.config_.omp_dynamic = parse_check(s, value);
+  else if (s.name == "Move Overhead") {
+    next.move_overhead_ms_ = parse_spin(s, value);
+    effect = OptionEffect::None;
+  } else if (s.name == "Clear Hash") {
+    return OptionEffect::Clear;
+  }
+  const BackendConfig c = next.backend_config();
+  if (!find_backend(next.backend_).supports(c.hash))
+    throw std::invalid_argument("option " + s.name + ": backend '" + next.backend_ +
+                                "' cannot use hash scheme '" + c.hash + "'");
+  *this = std::move(next);
+  return effect;
+}
+
+std::string EngineOptions::get(std::string_view name) const {
+  const OptionSpec& s = find_spec(name);
+  if (s.name == "Threads") return std::to_string(config_.threads);
+  if (s.name == "Hash") return std::to_string(config_.hash_mib);
+  if (s.name == "Backend") return backend_;
+  if (s.name == "HashScheme") return scheme_;
+  if (s.name == "Replacement") return std::string(replacement_name(config_.replacement));
+  if (s.name == "Move Overhead") return std::to_string(move_overhead_ms_);
+  if (s.name == "min_split_depth") return std::to_string(config_.min_split_depth);
+  if (s.name == "max_splits_per_thread") return std::to_string(config_.max_splits_per_thread);
+  if (s.name == "omp_dynamic") return config_.omp_dynamic ? "true" : "false";
+  return "";  // a button has no value
+}
+
+BackendConfig EngineOptions::backend_config() const {
+  BackendConfig c = config_;
+  c.hash = scheme_ == kDefaultScheme ? std::string(find_backend(backend_).default_hash) : scheme_;
+  return c;
+}
+
+}  // namespace xq

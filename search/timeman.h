@@ -1,0 +1,80 @@
+// The time manager: how long one move may think, from a game clock or a fixed
+// move time. It yields two limits (the split Stockfish's timeman.h makes
+// between an optimum and a maximum time):
+//   soft  no new iteration of iterative deepening starts after it
+//         (Limits::soft_ms, checked between iterations in search/driver.h);
+//   hard  the search stops wherever it is (Limits::movetime_ms, checked in the
+//         node counter every node batch).
+//
+// The formula, in integer milliseconds (every division rounds down):
+//   left    = max(0, time - overhead)              what the clock can spend
+//   horizon = moves_to_go > 0 ? min(moves_to_go, 50) : 30
+//   target  = left / horizon + inc                 even share plus increment
+//   soft    = max(1, min(target / 2, left / 4))
+//   hard    = max(soft, min(target * 2, left / 2))
+// If an iteration takes about as long as all before it together (an
+// effective branching factor near 2), starting none after target/2 makes the
+// average move cost about the target; the hard limit never spends more than
+// half of what is left, so a misjudged iteration cannot lose on time.
+// A fixed move time is spent whole:
+//   soft = hard = max(1, movetime - overhead).
+// Negative inputs count as 0; inputs above kMaxClockMs count as kMaxClockMs.
+// Both limits are at least 1 ms because 0 means "no limit" in Limits.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "search/options.h"
+
+namespace xq {
+
+struct GameClock {
+  std::int64_t time_ms = 0;  // time left on the side to move's clock
+  std::int64_t inc_ms = 0;   // added after each move
+  int moves_to_go = 0;       // moves until the next time control; 0 = none
+};
+
+struct TimeBudget {
+  std::int64_t soft_ms = 1;
+  std::int64_t hard_ms = 1;
+  constexpr bool operator==(const TimeBudget&) const = default;
+};
+
+namespace timeman {
+constexpr int kSuddenDeathHorizon = 30;  // moves a clock without control is shared over
+constexpr int kMaxHorizon = 50;
+constexpr std::int64_t kMaxClockMs = std::int64_t(1) << 40;  // about 35 years
+
+constexpr std::int64_t clamp_input(std::int64_t v) {
+  return std::clamp<std::int64_t>(v, 0, kMaxClockMs);
+}
+}  // namespace timeman
+
+constexpr TimeBudget budget_for_clock(const GameClock& c, std::int64_t overhead_ms) {
+  using namespace timeman;
+  const std::int64_t left =
+      std::max<std::int64_t>(0, clamp_input(c.time_ms) - clamp_input(overhead_ms));
+  const std::int64_t horizon =
+      c.moves_to_go > 0 ? std::min(c.moves_to_go, kMaxHorizon) : kSuddenDeathHorizon;
+  const std::int64_t target = left / horizon + clamp_input(c.inc_ms);
+  TimeBudget b;
+  b.soft_ms = std::max<std::int64_t>(1, std::min(target / 2, left / 4));
+  b.hard_ms = std::max(b.soft_ms, std::min(target * 2, left / 2));
+  return b;
+}
+
+constexpr TimeBudget budget_for_movetime(std::int64_t movetime_ms, std::int64_t overhead_ms) {
+  using namespace timeman;
+  const std::int64_t t =
+      std::max<std::int64_t>(1, clamp_input(movetime_ms) - clamp_input(overhead_ms));
+  return TimeBudget{t, t};
+}
+
+// Writes the budget into a search's limits (hard into movetime_ms).
+constexpr void apply_budget(const TimeBudget& b, Limits& limits) {
+  limits.soft_ms = b.soft_ms;
+  limits.movetime_ms = b.hard_ms;
+}
+
+}  // namespace xq

@@ -1,0 +1,136 @@
+// Engine options: every listed option round-trips through set/get, bad names
+// and values are refused in one line leaving everything unchanged, the
+// options map onto BackendConfig, and changes during a search take effect
+// for the next one.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "tests/engine/engine_util.h"
+
+namespace xq {
+namespace {
+
+std::string error_of(EngineOptions& o, std::string_view name, std::string_view value) {
+  try {
+    o.set(name, value);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(EngineOptions, DefaultsAreTheSpecsDefaults) {
+  const EngineOptions o;
+  int ran = 0;
+  for (const OptionSpec& s : EngineOptions::specs()) {
+    if (s.type == OptionType::Button) continue;
+    EXPECT_EQ(o.get(s.name), s.default_value) << s.name;
+    ++ran;
+  }
+  EXPECT_EQ(ran, int(EngineOptions::specs().size()) - 1);  // one button: Clear Hash
+  EXPECT_GE(ran, 9);
+}
+
+TEST(EngineOptions, ValuesMapOntoTheBackendConfig) {
+  EngineOptions o;
+  EXPECT_EQ(o.set("threads", "3"), OptionEffect::Rebuild);  // names are case-insensitive
+  o.set("Hash", "64");
+  o.set("Backend", "ybwc");
+  o.set("Replacement", "twotier");
+  o.set("min_split_depth", "2");
+  o.set("max_splits_per_thread", "5");
+  o.set("omp_dynamic", "true");
+  EXPECT_EQ(o.set("Move Overhead", "250"), OptionEffect::None);
+  EXPECT_EQ(o.set("clear hash", ""), OptionEffect::Clear);
+  const BackendConfig c = o.backend_config();
+  EXPECT_EQ(c.threads, 3);
+  EXPECT_EQ(c.hash_mib, 64u);
+  EXPECT_EQ(c.replacement, Replacement::TwoTier);
+  EXPECT_EQ(c.min_split_depth, 2);
+  EXPECT_EQ(c.max_splits_per_thread, 5);
+  EXPECT_TRUE(c.omp_dynamic);
+  EXPECT_EQ(o.backend(), "ybwc");
+  EXPECT_EQ(o.move_overhead_ms(), 250);
+  // HashScheme "default" follows the backend's own pairing.
+  EXPECT_EQ(c.hash, std::string(find_backend("ybwc").default_hash));
+  o.set("Backend", "pvsplit");
+  EXPECT_EQ(o.backend_config().hash, std::string(find_backend("pvsplit").default_hash));
+  o.set("HashScheme", "spinlock");
+  EXPECT_EQ(o.backend_config().hash, "spinlock");
+}
+
+TEST(EngineOptions, BadNamesAndValuesAreRefusedInOneLine) {
+  EngineOptions o;
+  o.set("Threads", "2");
+  struct Case {
+    const char* name;
+    const char* value;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {"Threads", "0", "option Threads: 0 is outside [1, 256]"},
+      {"Threads", "257", "outside [1, 256]"},
+      {"Threads", "two", "option Threads: 'two' is not an integer"},
+      {"Threads", "2x", "is not an integer"},
+      {"Threads", "", "is not an integer"},
+      {"Hash", "0", "option Hash: 0 is outside"},
+      {"Hash", "99999999999999999999999", "is not an integer"},
+      {"Backend", "bogus", "option Backend: 'bogus' is not one of: serial"},
+      {"HashScheme", "nope", "option HashScheme: 'nope' is not one of"},
+      {"Replacement", "sometimes", "is not one of: depth, always, twotier"},
+      {"omp_dynamic", "yes", "is not 'true' or 'false'"},
+      {"Move Overhead", "-1", "outside [0, 5000]"},
+      {"Ponder", "true", "unknown option 'Ponder' (known: Threads, Hash"},
+      {"\x07" "bell", "1", "unknown option '\\x07bell'"},
+  };
+  int ran = 0;
+  for (const Case& c : cases) {
+    const std::string err = error_of(o, c.name, c.value);
+    EXPECT_NE(err.find(c.expect), std::string::npos) << c.name << "=" << c.value << ": " << err;
+    EXPECT_EQ(err.find('\n'), std::string::npos);
+    EXPECT_LE(err.size(), 200u) << err;
+    EXPECT_EQ(o.get("Threads"), "2");  // unchanged
+    ++ran;
+  }
+  EXPECT_EQ(ran, 14);
+}
+
+TEST(EngineOptions, EngineRebuildsItsBackendBetweenSearchesOnly) {
+  Engine e;
+  test::Collector running;
+  e.go(test::infinite(), running.callbacks());
+  e.set_option("Backend", "ybwc");  // during the search: pending
+  e.set_option("Threads", "2");
+  e.set_option("min_split_depth", "2");
+  EXPECT_THROW(e.set_option("Threads", "0"), std::invalid_argument);
+  e.set_option("Clear Hash", "");
+  EXPECT_EQ(e.options().get("Backend"), "ybwc");
+  EXPECT_TRUE(e.searching());
+  e.stop();
+  ASSERT_TRUE(running.result().has_value());
+  e.wait();
+  test::Collector next;
+  e.go(test::to_depth(5), next.callbacks());
+  const std::optional<SearchResult> r = next.result();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->depth, 5);
+  EXPECT_GT(r->stats.splits, 0u);  // the serial backend it replaced never splits
+  EXPECT_EQ(e.options().get("Threads"), "2");
+}
+
+TEST(EngineOptions, ARefusedOptionLeavesTheEngineWorking) {
+  Engine e;
+  EXPECT_THROW(e.set_option("Backend", "nonesuch"), std::invalid_argument);
+  EXPECT_THROW(e.set_option("NoSuchOption", "1"), std::invalid_argument);
+  EXPECT_EQ(e.options().get("Backend"), "serial");
+  test::Collector c;
+  e.go(test::to_depth(2), c.callbacks());
+  const std::optional<SearchResult> r = c.result();
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->depth, 2);
+}
+
+}  // namespace
+}  // namespace xq

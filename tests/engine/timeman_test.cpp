@@ -1,0 +1,98 @@
+// The time manager's limits for sample clocks, worked out by hand from the
+// formula documented in search/timeman.h (left = time - overhead, horizon 30
+// or min(movestogo, 50), target = left / horizon + inc, soft = min(target/2,
+// left/4), hard = min(2 target, left/2), both at least 1 and hard >= soft).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "search/timeman.h"
+
+namespace xq {
+namespace {
+
+struct ClockCase {
+  GameClock clock;
+  std::int64_t overhead;
+  TimeBudget expected;
+  const char* why;
+};
+
+const std::vector<ClockCase> kClockCases = {
+    // left 59990, target 59990/30 = 1999 -> soft 999, hard 3998
+    {{60000, 0, 0}, 10, {999, 3998}, "sudden death, one minute"},
+    // left 299950, target 299950/40 + 2000 = 9498 -> soft 4749, hard 18996
+    {{300000, 2000, 40}, 50, {4749, 18996}, "40 moves in 5 minutes plus 2 s"},
+    // left 120000, horizon capped at 50: target 2400 -> soft 1200, hard 4800
+    {{120000, 0, 100}, 0, {1200, 4800}, "movestogo beyond the horizon cap"},
+    // last move before the control: target 10000 -> soft left/4, hard left/2
+    {{10000, 0, 1}, 0, {2500, 5000}, "movestogo 1 keeps half the clock"},
+    // increment larger than the clock: target 33 + 5000 -> capped by left/4, left/2
+    {{1000, 5000, 0}, 0, {250, 500}, "increment larger than the time left"},
+    // the overhead eats the clock: left 0 -> the 1 ms floor
+    {{5, 0, 0}, 10, {1, 1}, "less time than the overhead"},
+    // a negative clock (a GUI reporting a flag fall) counts as 0
+    {{-500, 100, 0}, 0, {1, 1}, "negative time left"},
+    // negative overhead and movestogo count as 0: left 3000, target 100 + 0
+    {{3000, 0, -5}, -20, {50, 200}, "negative overhead and movestogo"},
+    // clamped to 2^40: target 2^40/30 = 36650387592
+    {{std::int64_t(1) << 62, 0, 0}, 0, {18325193796, 73300775184}, "absurd clock is clamped"},
+};
+
+TEST(TimeManager, ClockBudgetsFollowTheDocumentedFormula) {
+  int ran = 0;
+  for (const ClockCase& c : kClockCases) {
+    EXPECT_EQ(budget_for_clock(c.clock, c.overhead), c.expected)
+        << c.why << ": got soft " << budget_for_clock(c.clock, c.overhead).soft_ms << " hard "
+        << budget_for_clock(c.clock, c.overhead).hard_ms;
+    ++ran;
+  }
+  EXPECT_EQ(ran, 9);
+}
+
+TEST(TimeManager, FixedMoveTimeIsSpentWholeMinusOverhead) {
+  EXPECT_EQ(budget_for_movetime(100, 10), (TimeBudget{90, 90}));
+  EXPECT_EQ(budget_for_movetime(100, 0), (TimeBudget{100, 100}));
+  EXPECT_EQ(budget_for_movetime(5, 10), (TimeBudget{1, 1}));
+  EXPECT_EQ(budget_for_movetime(-3, 0), (TimeBudget{1, 1}));
+}
+
+// The guarantees the engine relies on, over a grid of clocks: both limits
+// positive (0 would mean "no limit"), soft <= hard, and the hard limit never
+// spends more than half of what the clock holds after the overhead.
+TEST(TimeManager, LimitsArePositiveOrderedAndSafeOverAGrid) {
+  const std::int64_t times[] = {0, 1, 7, 100, 999, 5000, 60000, 3600000};
+  const std::int64_t incs[] = {0, 1, 500, 10000};
+  const int mtgs[] = {0, 1, 2, 40, 1000};
+  const std::int64_t overheads[] = {0, 10, 1000};
+  int ran = 0;
+  for (auto t : times)
+    for (auto inc : incs)
+      for (int mtg : mtgs)
+        for (auto ovh : overheads) {
+          const TimeBudget b = budget_for_clock({t, inc, mtg}, ovh);
+          const std::int64_t left = std::max<std::int64_t>(0, t - ovh);
+          EXPECT_GE(b.soft_ms, 1);
+          EXPECT_LE(b.soft_ms, b.hard_ms);
+          EXPECT_LE(b.hard_ms, std::max<std::int64_t>(1, left / 2))
+              << t << " " << inc << " " << mtg << " " << ovh;
+          ++ran;
+        }
+  EXPECT_EQ(ran, 8 * 4 * 5 * 3);
+}
+
+TEST(TimeManager, ApplyBudgetSetsTheSoftAndHardLimits) {
+  Limits limits;
+  limits.depth = 7;
+  apply_budget(TimeBudget{120, 480}, limits);
+  EXPECT_EQ(limits.soft_ms, 120);
+  EXPECT_EQ(limits.movetime_ms, 480);
+  EXPECT_EQ(limits.depth, 7);
+}
+
+// The formula is constexpr, so a protocol can precompute it too.
+static_assert(budget_for_clock({60000, 0, 0}, 10) == TimeBudget{999, 3998});
+
+}  // namespace
+}  // namespace xq
