@@ -97,17 +97,22 @@ StressResult run_stress(const StressConfig& config) {
   std::vector<Local> local(static_cast<std::size_t>(threads));
   std::atomic<bool> go{false}, stop{false};
   std::atomic<int> finished{0};
-  const std::uint64_t quota =
-      config.max_ops ? (config.max_ops + std::uint64_t(threads) - 1) / std::uint64_t(threads)
-                     : ~std::uint64_t{0};
+  // An exact share of max_ops per thread, so the total is max_ops exactly.
+  const auto quota_of = [&](int tid) {
+    if (!config.max_ops) return ~std::uint64_t{0};
+    const std::uint64_t t = std::uint64_t(threads);
+    return config.max_ops / t + (std::uint64_t(tid) < config.max_ops % t ? 1 : 0);
+  };
   const std::uint64_t store_threshold = std::uint64_t(config.store_percent) * 1024 / 100;
 
   auto worker = [&](int tid) {
     std::uint64_t rng = mix64(config.seed + std::uint64_t(tid) * 0x632BE59BD9B4E019ULL) | 1;
     std::uint64_t ops = 0, corrupt = 0;
+    const std::uint64_t quota = quota_of(tid);
     while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
     while (ops < quota && !stop.load(std::memory_order_relaxed)) {
-      for (int k = 0; k < 64; ++k) {
+      const std::uint64_t batch = std::min<std::uint64_t>(64, quota - ops);
+      for (std::uint64_t k = 0; k < batch; ++k) {
         rng ^= rng << 13;  // xorshift64
         rng ^= rng >> 7;
         rng ^= rng << 17;
@@ -123,7 +128,7 @@ StressResult run_stress(const StressConfig& config) {
           }
         }
       }
-      ops += 64;
+      ops += batch;
     }
     local[std::size_t(tid)].ops = ops;
     local[std::size_t(tid)].corrupt = corrupt;
@@ -134,10 +139,15 @@ StressResult run_stress(const StressConfig& config) {
   for (int t = 0; t < threads; ++t) pool.emplace_back(worker, t);
   const auto start = std::chrono::steady_clock::now();
   go.store(true, std::memory_order_release);
-  const auto limit = std::chrono::duration<double>(config.seconds);
-  while (finished.load(std::memory_order_acquire) < threads &&
-         std::chrono::steady_clock::now() - start < limit)
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  // Polled in steps of at most 1/200 of the limit (and 500 us), so the
+  // time limit is kept within 1 %.
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(config.seconds));
+  const auto step = std::min<std::chrono::steady_clock::duration>(
+      std::chrono::microseconds(500), (deadline - start) / 200);
+  for (auto now = start; finished.load(std::memory_order_acquire) < threads && now < deadline;
+       now = std::chrono::steady_clock::now())
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(step, deadline - now));
   stop.store(true, std::memory_order_relaxed);
   for (auto& t : pool) t.join();
   const auto end = std::chrono::steady_clock::now();
