@@ -42,8 +42,8 @@ void add_backend_options(CLI::App* app, BackendArgs& args);
 
 // Applies "NAME=VALUE" assignments (already validated) in order.
 void apply_params(BackendConfig& config, const std::vector<std::string>& params);
-// The configuration the arguments describe; throws UsageError when the
-// backend cannot use the scheme.
+// The configuration the arguments describe (make_backend checks the
+// backend/scheme pair).
 BackendConfig backend_config(const BackendArgs& args);
 
 // --fen FEN|startpos (required); the position it names (already validated).
