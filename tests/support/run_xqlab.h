@@ -60,15 +60,29 @@ struct RunLimits {
 
 inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits = {}) {
   static int counter = 0;
-  const std::string base = ::testing::TempDir() + "xqlab_run_" + std::to_string(::getpid()) +
-                           "_" + std::to_string(counter++);
-  std::string cmd = limits.interrupt_after > 0
-                        ? "timeout --preserve-status -s INT " +
-                              std::to_string(limits.interrupt_after) + " "
-                        : "timeout " + std::to_string(limits.seconds) + " ";
+  std::string base = ::testing::TempDir();
+  base += "xqlab_run_";
+  base += std::to_string(::getpid());
+  base += '_';
+  base += std::to_string(counter++);
+  std::string cmd = "timeout ";
+  if (limits.interrupt_after > 0) {
+    cmd += "--preserve-status -k 30 -s INT ";
+    cmd += std::to_string(limits.interrupt_after);
+  } else {
+    cmd += std::to_string(limits.seconds);
+  }
+  cmd += ' ';
   cmd += shell_quote(XQLAB_BINARY);
-  for (const std::string& a : args) cmd += " " + shell_quote(a);
-  cmd += " >" + shell_quote(base + ".out") + " 2>" + shell_quote(base + ".err") + " </dev/null";
+  for (const std::string& a : args) {
+    cmd += ' ';
+    cmd += shell_quote(a);
+  }
+  cmd += " >";
+  cmd += shell_quote(base + ".out");
+  cmd += " 2>";
+  cmd += shell_quote(base + ".err");
+  cmd += " </dev/null";
   const int raw = std::system(cmd.c_str());
   XqlabRun r;
   if (raw != -1 && WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
