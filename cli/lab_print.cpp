@@ -5,6 +5,7 @@
 
 #include "cli/options.h"
 #include "lab/json.h"
+#include "parallel/params.h"
 
 namespace xq::cli {
 
@@ -13,6 +14,10 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
   std::printf("xqlab lab: %zu positions from %s, depth %d, median of %d run%s, %zu MiB table\n",
               positions, s.suite_path.c_str(), s.depth, s.runs, s.runs == 1 ? "" : "s",
               s.base.hash_mib);
+  std::printf("backend parameters:");
+  for (const BackendParam& p : backend_params())
+    std::printf(" %s=%s", std::string(p.name).c_str(), p.value_text(s.base).c_str());
+  std::printf("\n");
   std::printf("T = median over runs of the time summed over positions; S = T(serial, 1 thread,"
               " same hash) / T (ratio of summed times);\nE = S / threads; SO = nodes / serial"
               " nodes; S spread = min/median/max of per-position speedups; agree = best move as"
