@@ -24,10 +24,10 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "board/movegen.h"
+#include "lab/suite.h"
 #include "parallel/backend.h"
 #include "parallel/ybwc.h"
 
@@ -117,16 +117,7 @@ BENCHMARK_CAPTURE(BM_NodeRate, pvsplit, "pvsplit")->Arg(1)->Arg(2)->Unit(benchma
 
 std::vector<Position> opening_suite() {
   std::vector<Position> out;
-  // The suite ships beside the sources: <root>/bench/this file, <root>/data.
-  std::string root = __FILE__;
-  root = root.substr(0, root.rfind("/bench/"));
-  std::ifstream in(root + "/data/openings.csv");
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    Position p;
-    if (p.set_fen(line.substr(line.rfind(',') + 1)).empty()) out.push_back(p);
-  }
+  for (const lab::SuiteEntry& e : lab::load_suite(lab::default_suite_path())) out.push_back(e.pos);
   return out;
 }
 

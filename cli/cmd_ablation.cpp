@@ -1,184 +1,145 @@
 // xqlab ablation: nodes and time to depth per search configuration over a
 // position suite, in the shape of the seed thesis's Tables 4.1 (nodes) and
 // 4.2 (time). The configurations and the choices behind them are in
-// cli/ablation.h.
+// lab/ablation.h.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
+#include <memory>
 #include <string>
 
-#include "cli/ablation.h"
-#include "cli/args.h"
 #include "cli/commands.h"
-
-#ifndef XQLAB_DATA_DIR
-#define XQLAB_DATA_DIR "data"
-#endif
+#include "cli/options.h"
+#include "cli/usage_error.h"
+#include "lab/ablation.h"
 
 namespace xq::cli {
 namespace {
 
-double avg_nodes(const AblationCell& c) { return c.positions ? double(c.nodes) / c.positions : 0; }
-double avg_qnodes(const AblationCell& c) { return c.positions ? double(c.qnodes) / c.positions : 0; }
-double avg_ms(const AblationCell& c) { return c.positions ? c.ms / c.positions : 0; }
-double nps(const AblationCell& c) { return c.ms > 0 ? double(c.nodes) / (c.ms / 1000.0) : 0; }
-// nodes(first row) / nodes(this row) at the same depth; 0 when either is missing.
-double ratio(const AblationCell& base, const AblationCell& c) {
-  return base.complete() && c.complete() && c.nodes ? double(base.nodes) / double(c.nodes) : 0;
-}
+struct AblationArgs {
+  std::string suite = lab::default_suite_path(), depths = "4..7", csv;
+  std::vector<std::string> configs;
+  BackendArgs backend;
+  std::uint64_t nodes = 0;
+  int repeat = 1;
+  std::size_t positions = 0;
+  bool json = false, progress = false;
+};
 
-void print_table(const std::vector<AblationRow>& rows, const std::vector<Depth>& depths,
-                 const char* title, double (*value)(const AblationCell&), const char* fmt) {
+using CellValue = double (*)(const lab::AblationCell&);
+
+void print_table(const std::vector<lab::AblationRow>& rows, const char* title, CellValue value,
+                 const char* fmt) {
   std::printf("\n%s\n%-26s", title, "configuration");
-  for (Depth d : depths) std::printf(" %13s", ("depth " + std::to_string(d)).c_str());
+  for (const lab::AblationCell& c : rows.front().cells)
+    std::printf(" %13s", ("depth " + std::to_string(c.depth)).c_str());
   std::printf("\n");
-  for (const AblationRow& r : rows) {
+  for (const lab::AblationRow& r : rows) {
     std::printf("%-26s", r.config->label.c_str());
-    for (const AblationCell& c : r.cells) {
-      if (!c.complete()) {
-        std::printf(" %13s", "-");
-        continue;
-      }
-      char buf[32];
-      std::snprintf(buf, sizeof buf, fmt, value(c));
+    for (const lab::AblationCell& c : r.cells) {
+      char buf[32] = "-";
+      const double x = value(c);
+      if (c.complete() && x > 0) std::snprintf(buf, sizeof buf, fmt, x);
       std::printf(" %13s", buf);
     }
     std::printf("\n");
   }
 }
 
-void print_ratios(const std::vector<AblationRow>& rows, const std::vector<Depth>& depths) {
-  std::printf("\nnode reduction against %s: nodes(%s) / nodes(configuration)\n%-26s",
-              rows.front().config->label.c_str(), rows.front().config->label.c_str(),
-              "configuration");
-  for (Depth d : depths) std::printf(" %13s", ("depth " + std::to_string(d)).c_str());
-  std::printf("\n");
-  for (const AblationRow& r : rows) {
-    std::printf("%-26s", r.config->label.c_str());
-    for (std::size_t i = 0; i < r.cells.size(); ++i) {
-      const double x = ratio(rows.front().cells[i], r.cells[i]);
-      if (x > 0) std::printf(" %12.1fx", x);
-      else std::printf(" %13s", "-");
-    }
-    std::printf("\n");
-  }
-}
-
-void write_csv(std::FILE* out, const std::vector<AblationRow>& rows,
-               const std::vector<Depth>& depths) {
-  std::fprintf(out,
-               "config,label,algorithm,features,depth,positions,avg_nodes,avg_qnodes,avg_ms,nps,"
-               "node_reduction_vs_%s\n",
-               rows.front().config->name.c_str());
-  for (const AblationRow& r : rows)
-    for (std::size_t i = 0; i < depths.size(); ++i) {
-      const AblationCell& c = r.cells[i];
-      std::fprintf(out, "%s,\"%s\",%s,\"%s\",%d,", r.config->name.c_str(), r.config->label.c_str(),
-                   algorithm_name(r.config->algorithm), r.config->features.to_string().c_str(),
-                   depths[i]);
-      if (!c.complete()) {
-        std::fprintf(out, "0,,,,,\n");
-        continue;
-      }
-      std::fprintf(out, "%d,%.1f,%.1f,%.3f,%.0f,%.2f\n", c.positions, avg_nodes(c),
-                   avg_qnodes(c), avg_ms(c), nps(c), ratio(rows.front().cells[i], c));
+void write_csv(std::FILE* out, const std::vector<lab::AblationRow>& rows) {
+  std::fprintf(out, "config,label,algorithm,features,depth,positions,avg_nodes,avg_qnodes,avg_ms,"
+               "nps,node_reduction_vs_%s\n", rows.front().config->name.c_str());
+  for (const lab::AblationRow& r : rows)
+    for (const lab::AblationCell& c : r.cells) {
+      std::fprintf(out, "%s,\"%s\",%s,\"%s\",%d,", r.config->name.c_str(),
+                   r.config->label.c_str(), algorithm_name(r.config->algorithm),
+                   r.config->features.to_string().c_str(), c.depth);
+      if (!c.complete()) std::fprintf(out, "0,,,,,\n");
+      else
+        std::fprintf(out, "%d,%.1f,%.1f,%.3f,%.0f,%.2f\n", c.positions, c.avg_nodes(),
+                     c.avg_qnodes(), c.avg_ms(), c.nps(), c.node_reduction);
     }
 }
 
-void print_json(const std::string& suite, std::size_t positions, const AblationSettings& s,
-                const std::vector<AblationRow>& rows) {
-  std::printf("{\"suite\": \"%s\", \"positions\": %zu, \"backend\": \"%s\", \"hash\": \"%s\", "
-              "\"hash_mib\": %zu, \"threads\": %d, \"repeat\": %d, \"node_limit\": %llu, "
-              "\"rows\": [",
-              json_escape(suite).c_str(), positions, s.backend.c_str(),
-              s.backend_config.hash.c_str(), s.backend_config.hash_mib, s.backend_config.threads,
-              s.repeat, static_cast<unsigned long long>(s.node_limit));
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    const AblationRow& row = rows[r];
-    std::printf("%s\n  {\"config\": \"%s\", \"label\": \"%s\", \"algorithm\": \"%s\", "
-                "\"features\": \"%s\", \"incomplete_searches\": %d, \"depths\": [",
-                r ? "," : "", row.config->name.c_str(), row.config->label.c_str(),
-                algorithm_name(row.config->algorithm), row.config->features.to_string().c_str(),
-                row.incomplete);
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      const AblationCell& c = row.cells[i];
-      std::printf("%s{\"depth\": %d, ", i ? ", " : "", s.depths[i]);
-      if (!c.complete()) {
-        std::printf("\"complete\": false}");
-        continue;
-      }
-      std::printf("\"complete\": true, \"positions\": %d, \"avg_nodes\": %.1f, "
-                  "\"avg_qnodes\": %.1f, \"avg_ms\": %.3f, \"nps\": %.0f, "
-                  "\"node_reduction\": %.3f}",
-                  c.positions, avg_nodes(c), avg_qnodes(c), avg_ms(c), nps(c),
-                  ratio(rows.front().cells[i], c));
-    }
-    std::printf("]}");
+void print_text(const AblationArgs& a, const lab::AblationSettings& s, std::size_t positions,
+                const std::vector<lab::AblationRow>& rows) {
+  std::printf("ablation: %zu positions from %s; backend %s, hash %s %zu MiB; "
+              "averages per position, iterative deepening from depth 1%s\n",
+              positions, a.suite.c_str(), s.backend.c_str(), s.backend_config.hash.c_str(),
+              s.backend_config.hash_mib, s.repeat > 1 ? "; time = median of repeats" : "");
+  print_table(rows, "average nodes per position", [](const lab::AblationCell& c) { return c.avg_nodes(); }, "%.0f");
+  print_table(rows, "average milliseconds per position", [](const lab::AblationCell& c) { return c.avg_ms(); }, "%.1f");
+  std::printf("\nnode reduction against %s: nodes(%s) / nodes(configuration)",
+              rows.front().config->label.c_str(), rows.front().config->label.c_str());
+  print_table(rows, "", [](const lab::AblationCell& c) { return c.node_reduction; }, "%.1fx");
+  print_table(rows, "nodes per second (summed nodes / summed time)", [](const lab::AblationCell& c) { return c.nps(); }, "%.0f");
+  int incomplete = 0;
+  for (const lab::AblationRow& r : rows) incomplete += r.incomplete;
+  if (incomplete)
+    std::printf("\n%d searches hit the node limit; '-' marks depths not reached by every "
+                "position\n", incomplete);
+}
+
+int run(const AblationArgs& a) {
+  lab::AblationSettings s;
+  s.depths = lab::parse_depths(a.depths);
+  std::vector<const lab::AblationConfig*> configs;
+  for (const lab::AblationConfig& c : lab::ablation_configs())
+    if (a.configs.empty()) configs.push_back(&c);
+  for (const std::string& name : a.configs) configs.push_back(&lab::find_ablation_config(name));
+  s.backend = a.backend.backend;
+  s.backend_config = backend_config(a.backend);
+  s.node_limit = a.nodes;
+  s.repeat = a.repeat;
+  if (a.progress)
+    s.on_search = [](const lab::AblationConfig& c, const lab::SuiteEntry& e, const SearchResult& r) {
+      std::fprintf(stderr, "%s  %s  depth %d  nodes %llu  %.0f ms%s\n", c.name.c_str(),
+                   e.name.c_str(), r.depth, static_cast<unsigned long long>(r.stats.nodes),
+                   r.seconds * 1000.0, r.stopped ? "  (node limit)" : "");
+    };
+  std::vector<lab::SuiteEntry> suite = lab::load_suite(a.suite);
+  if (a.positions) suite.resize(std::min(suite.size(), a.positions));
+  (void)make_backend(s.backend, s.backend_config);  // reject a bad backend before any work
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
+  if (!a.csv.empty()) {
+    csv.reset(std::fopen(a.csv.c_str(), "w"));
+    if (!csv) throw UsageError("cannot write --csv file '" + a.csv + "'");
   }
-  std::printf("\n]}\n");
+  const std::vector<lab::AblationRow> rows = lab::run_ablation(suite, configs, s);
+  if (csv) write_csv(csv.get(), rows);
+  if (!a.json) {
+    print_text(a, s, suite.size(), rows);
+    return 0;
+  }
+  Json j{{"suite", a.suite}, {"positions", suite.size()}};
+  j.update(lab::backend_json(s.backend, s.backend_config));
+  j.update(Json{{"repeat", s.repeat}, {"node_limit", s.node_limit}, {"rows", rows}});
+  print_json(j);
+  return 0;
 }
 
 }  // namespace
 
-int cmd_ablation(const Argv& argv) {
-  const Args args(argv,
-                  {"suite", "depths", "configs", "csv", "backend", "hash", "hash-mib", "threads",
-                   "node-limit", "repeat", "positions"},
-                  {"json", "progress"});
-  const std::string suite_path = args.get("suite", std::string(XQLAB_DATA_DIR) + "/openings.csv");
-  AblationSettings s;
-  s.depths = parse_depths(args.get("depths", "4..7"));
-  std::vector<const AblationConfig*> configs;
-  std::vector<std::string> default_names;
-  for (const AblationConfig& c : ablation_configs()) default_names.push_back(c.name);
-  for (const std::string& name : args.get_list("configs", default_names))
-    configs.push_back(&find_ablation_config(name));
-  s.backend = args.get("backend", "serial");
-  s.backend_config.hash = args.get("hash", "xor");
-  s.backend_config.hash_mib = std::size_t(args.get_int("hash-mib", 32, 1, 1 << 16));
-  s.backend_config.threads = int(args.get_int("threads", 1, 1, 1024));
-  s.node_limit = std::uint64_t(args.get_int("node-limit", 0, 0, std::int64_t(1) << 62));
-  s.repeat = int(args.get_int("repeat", 1, 1, 99));
-  s.progress = args.has("progress");
-  std::vector<SuiteEntry> suite = load_suite(suite_path);
-  if (args.has("positions"))
-    suite.resize(std::min(suite.size(),
-                          std::size_t(args.get_int("positions", 0, 1, 1 << 20))));
-  try {
-    (void)make_backend(s.backend, s.backend_config);  // reject a bad backend before any work
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  std::FILE* csv = nullptr;
-  if (args.has("csv")) {
-    csv = std::fopen(args.get("csv").c_str(), "w");
-    if (!csv) throw UsageError("cannot write --csv file '" + args.get("csv") + "'");
-  }
-
-  const std::vector<AblationRow> rows = run_ablation(suite, configs, s);
-
-  if (csv) {
-    write_csv(csv, rows, s.depths);
-    std::fclose(csv);
-  }
-  if (args.has("json")) {
-    print_json(suite_path, suite.size(), s, rows);
-    return 0;
-  }
-  std::printf("ablation: %zu positions from %s; backend %s, hash %s %zu MiB; "
-              "averages per position, iterative deepening from depth 1%s\n",
-              suite.size(), suite_path.c_str(), s.backend.c_str(), s.backend_config.hash.c_str(),
-              s.backend_config.hash_mib, s.repeat > 1 ? "; time = median of repeats" : "");
-  print_table(rows, s.depths, "average nodes per position", avg_nodes, "%.0f");
-  print_table(rows, s.depths, "average milliseconds per position", avg_ms, "%.1f");
-  print_ratios(rows, s.depths);
-  print_table(rows, s.depths, "nodes per second (summed nodes / summed time)", nps, "%.0f");
-  int incomplete = 0;
-  for (const AblationRow& r : rows) incomplete += r.incomplete;
-  if (incomplete)
-    std::printf("\n%d searches hit the node limit; '-' marks depths not reached by every "
-                "position\n", incomplete);
-  return 0;
+Command add_ablation(CLI::App& root) {
+  auto a = std::make_shared<AblationArgs>();
+  a->backend.hash_mb = 32;
+  CLI::App* app = root.add_subcommand("ablation", "the serial engine's feature ablation "
+                                                  "(nodes and time per configuration)");
+  app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
+      ->capture_default_str();
+  app->add_option("--depths", a->depths, "depths: 4..7 or 4,5,7")->capture_default_str();
+  app->add_option("--configs", a->configs, "configurations, comma-separated (default: the nine "
+                  "of the thesis)")->delimiter(',');
+  add_backend_options(app, a->backend);
+  app->add_option("--nodes", a->nodes, "node limit per search")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
+  app->add_option("--repeat", a->repeat, "runs per search (time is the median)")
+      ->check(CLI::Range(1, 99))->capture_default_str();
+  app->add_option("--positions", a->positions, "use only the suite's first N positions")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+  app->add_option("--csv", a->csv, "write the table to this file");
+  app->add_flag("--json", a->json, "one JSON object on stdout");
+  app->add_flag("--progress", a->progress, "one line per search on stderr");
+  return {app, [a] { return run(*a); }};
 }
 
 }  // namespace xq::cli

@@ -1,19 +1,18 @@
 // xqlab lab: the laboratory's main job. Compares parallel backends and hash
-// schemes by time to depth on a position suite (cli/lab.h has the
-// definitions). With no arguments: every registered backend, the xor scheme,
-// 1 and 2 threads, the opening suite, at a depth chosen so the whole run ends
-// in about ten minutes on two cores.
-#include <algorithm>
+// schemes by time to depth on a position suite (lab/runner.h, lab/summary.h
+// have the definitions). With no arguments: every registered backend, the xor
+// scheme, 1 and 2 threads, the opening suite, at a depth chosen so the whole
+// run ends in about ten minutes on two cores.
 #include <cstdio>
-#include <stdexcept>
-#include <fstream>
+#include <memory>
 #include <string>
 
-#include "cli/args.h"
 #include "cli/commands.h"
-#include "cli/lab.h"
-#include "cli/lab_backend.h"
-#include "hashing/schemes.h"
+#include "cli/lab_print.h"
+#include "cli/options.h"
+#include "cli/usage_error.h"
+#include "lab/runner.h"
+#include "lab/summary.h"
 
 namespace xq::cli {
 namespace {
@@ -25,99 +24,86 @@ namespace {
 constexpr Depth kDefaultDepth = 8;
 constexpr int kDefaultRuns = 3;
 
-std::string default_suite() {
-  const std::string built_in = std::string(XQLAB_DATA_DIR) + "/openings.csv";
-  if (std::ifstream(built_in)) return built_in;
-  return "data/openings.csv";
+struct LabArgs {
+  std::string suite = lab::default_suite_path(), csv;
+  std::vector<std::string> backends, hash{"xor"}, params;
+  std::vector<int> threads{1, 2};
+  int depth = kDefaultDepth, runs = kDefaultRuns;
+  std::size_t hash_mb = 16;
+  bool json = false;
+};
+
+void print_settings(std::FILE* head, const lab::LabSettings& s, std::size_t positions) {
+  std::fprintf(head, "lab settings: suite %s (%zu positions), depth %d, runs %d, %zu MiB, %zu "
+               "configurations:", s.suite_path.c_str(), positions, s.depth, s.runs,
+               s.base.hash_mib, s.configs.size());
+  for (const lab::LabConfig& c : s.configs) std::fprintf(head, " %s", c.label().c_str());
+  std::fprintf(head, "\n");
+  if (const std::string note = lab::oversubscription_note(s); !note.empty())
+    std::fprintf(head, "%s\n", note.c_str());
+  std::fflush(head);
 }
 
-std::vector<std::string> default_backends() {
-  std::vector<std::string> out;
-  for (const BackendInfo& b : backends()) out.emplace_back(b.name);
-  return out;
-}
-
-std::vector<int> parse_threads(const Args& args) {
-  std::vector<int> out;
-  for (const std::string& t : args.get_list("threads", {"1", "2"})) {
-    const int n = int(parse_int(t, "--threads", 1, 256));
-    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+int run(const LabArgs& a) {
+  lab::LabSettings s;
+  s.suite_path = a.suite;
+  s.depth = Depth(a.depth);
+  s.runs = a.runs;
+  s.base.hash_mib = a.hash_mb;
+  apply_params(s.base, a.params);
+  std::vector<std::string> names = a.backends;
+  if (names.empty())
+    for (const BackendInfo& b : backends()) names.emplace_back(b.name);
+  s.configs = lab::build_configs(names, a.hash, a.threads, [](const std::string& what) {
+    std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
+  });
+  const std::vector<lab::SuiteEntry> suite = lab::load_suite(s.suite_path);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
+  if (!a.csv.empty()) {
+    csv.reset(std::fopen(a.csv.c_str(), "w"));
+    if (!csv) throw UsageError("cannot write --csv file '" + a.csv + "'");
+    std::fprintf(csv.get(), "%s\n", lab::lab_csv_header().c_str());
   }
-  return out;
-}
-
-// The configurations: the serial reference (1 thread) of every scheme first,
-// then each requested backend x scheme x thread count it can run. The serial
-// backend runs one thread only, so its other thread counts are dropped.
-std::vector<LabConfig> build_configs(const std::vector<std::string>& names,
-                                     const std::vector<std::string>& schemes,
-                                     const std::vector<int>& threads) {
-  for (const std::string& h : schemes)
-    if (!is_scheme_name(h))
-      throw UsageError("unknown hash scheme '" + h + "' (known: " + known_schemes_text() + ")");
-  for (const std::string& b : names) {
-    bool any = false;
-    for (const std::string& h : schemes) {
-      try {
-        any = any || find_backend(b).supports(h);
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-      }
-    }
-    if (!any) throw UsageError("backend '" + b + "' can use none of the requested hash schemes");
-  }
-  std::vector<LabConfig> out;
-  for (const std::string& h : schemes) out.push_back({"serial", h, 1});
-  for (const std::string& b : names) {
-    if (b == "serial") continue;
-    for (const std::string& h : schemes) {
-      if (!find_backend(b).supports(h)) {
-        std::fprintf(stderr, "lab: skipping %s with %s (not a valid pair)\n", b.c_str(),
-                     h.c_str());
-        continue;
-      }
-      for (int t : threads) out.push_back({b, h, t});
-    }
-  }
-  return out;
+  print_settings(a.json ? stderr : stdout, s, suite.size());
+  lab::LabCallbacks cb;
+  cb.on_search = [&](const lab::LabRun& r) {
+    if (!csv) return;
+    std::fprintf(csv.get(), "%s\n",
+                 lab::lab_csv_row(s, r, suite[std::size_t(r.position)]).c_str());
+    std::fflush(csv.get());
+  };
+  cb.on_pass = [&](const lab::LabConfig& c, int run, double seconds, double elapsed) {
+    std::fprintf(stderr, "lab: run %d/%d  %-22s %zu positions  %8.3f s   (elapsed %.0f s)\n",
+                 run + 1, s.runs, c.label().c_str(), suite.size(), seconds, elapsed);
+    std::fflush(stderr);
+  };
+  const std::vector<lab::LabRun> runs = lab::run_lab(s, suite, cb);
+  const std::vector<lab::LabSummary> rows = lab::summarise(s, suite.size(), runs);
+  if (a.json) print_lab_json(s, suite.size(), rows);
+  else print_lab_text(s, suite.size(), rows);
+  return 0;
 }
 
 }  // namespace
 
-int cmd_lab(const Argv& argv) {
-  const Args args(argv, {"suite", "backends", "hash", "threads", "depth", "runs", "csv", "hash-mb"},
-                  {"json"});
-  LabSettings s;
-  s.suite_path = args.get("suite", default_suite());
-  s.depth = Depth(args.get_int("depth", kDefaultDepth, 1, kMaxDepth));
-  s.runs = int(args.get_int("runs", kDefaultRuns, 1, 1000));
-  s.hash_mib = std::size_t(args.get_int("hash-mb", 16, 1, 1 << 20));
-  s.configs = build_configs(args.get_list("backends", default_backends()),
-                            args.get_list("hash", {"xor"}), parse_threads(args));
-  const std::vector<SuiteEntry> suite = load_suite(s.suite_path);
-
-  std::FILE* csv = nullptr;
-  if (args.has("csv")) {
-    csv = std::fopen(args.get("csv").c_str(), "w");
-    if (!csv) throw UsageError("cannot write --csv file '" + args.get("csv") + "'");
-  }
-  const bool json = args.has("json");
-  std::FILE* head = json ? stderr : stdout;
-  std::fprintf(head, "lab settings: suite %s (%zu positions), depth %d, runs %d, %zu MiB, %zu "
-               "configurations:", s.suite_path.c_str(), suite.size(), s.depth, s.runs,
-               s.hash_mib, s.configs.size());
-  for (const LabConfig& c : s.configs) std::fprintf(head, " %s", c.label().c_str());
-  std::fprintf(head, "\n");
-  if (const std::string note = oversubscription_note(s); !note.empty())
-    std::fprintf(head, "%s\n", note.c_str());
-  std::fflush(head);
-
-  const std::vector<LabRun> runs = run_lab(s, suite, csv);
-  if (csv) std::fclose(csv);
-  const std::vector<LabSummary> rows = summarise(s, suite.size(), runs);
-  if (json) print_lab_json(s, suite.size(), rows);
-  else print_lab_text(s, suite.size(), rows);
-  return 0;
+Command add_lab(CLI::App& root) {
+  auto a = std::make_shared<LabArgs>();
+  CLI::App* app = root.add_subcommand("lab", "time-to-depth speedup / efficiency / search "
+                                             "overhead of backends x schemes x threads");
+  app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
+      ->capture_default_str();
+  app->add_option("--backends", a->backends, "backends, comma-separated (default: all)")
+      ->delimiter(',')->check(backend_name());
+  add_hash_option(app, a->hash)->capture_default_str();
+  add_threads_option(app, a->threads)->capture_default_str();
+  add_table_options(app, a->hash_mb, a->params);
+  app->add_option("--depth", a->depth, "depth of every search")
+      ->check(CLI::Range(1, int(kMaxDepth)))->capture_default_str();
+  app->add_option("--runs", a->runs, "runs per configuration (time is the median)")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+  app->add_option("--csv", a->csv, "write one row per search to this file");
+  app->add_flag("--json", a->json, "the summary as one JSON object on stdout");
+  return {app, [a] { return run(*a); }};
 }
 
 }  // namespace xq::cli

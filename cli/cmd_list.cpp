@@ -1,96 +1,51 @@
-// xqlab list: names what the laboratory can run. Each kind of thing is one
-// section (a JSON key holding an array of names, and a titled block of
-// "name  summary" lines in text); to list something new, add a section
-// function and one line in sections().
+// xqlab list: names what the laboratory can run (lab/catalog.h): hash
+// schemes, backends, the valid pairs and the backend parameters.
 #include <cstdio>
-#include <string>
-#include <vector>
+#include <memory>
 
-#include "cli/args.h"
 #include "cli/commands.h"
-#include "hashing/schemes.h"
-#include "parallel/backend.h"
+#include "cli/options.h"
+#include "lab/catalog.h"
 
 namespace xq::cli {
 namespace {
 
-struct ListItem {
-  std::string name;
-  std::string summary;
-};
-
-struct ListSection {
-  std::string key;    // JSON key
-  std::string title;  // text heading
-  std::vector<ListItem> items;
-};
-
-ListSection hash_section() {
-  ListSection s{"hash", "hash schemes (--hash)", {}};
-  for (std::string_view name : kSchemeNames)
-    s.items.push_back({std::string(name), std::string(scheme_summary(name))});
-  return s;
-}
-
-ListSection backend_section() {
-  ListSection s{"backends", "parallel backends (--backend)", {}};
-  for (const BackendInfo& b : backends())
-    s.items.push_back({std::string(b.name), std::string(b.summary) + " [default hash: " +
-                                                std::string(b.default_hash) + "]"});
-  return s;
-}
-
-std::vector<ListSection> sections() { return {hash_section(), backend_section()}; }
-
-// The (backend, scheme) combinations that can run: JSON "pairs", and one
-// line per backend in text.
-std::vector<std::pair<std::string, std::string>> valid_pairs() {
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const BackendInfo& b : backends())
-    for (std::string_view scheme : kSchemeNames)
-      if (b.supports(scheme)) out.emplace_back(std::string(b.name), std::string(scheme));
-  return out;
-}
-
-void print_json(const std::vector<ListSection>& all) {
-  std::printf("{");
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    std::printf("%s\"%s\": [", i ? ", " : "", json_escape(all[i].key).c_str());
-    for (std::size_t j = 0; j < all[i].items.size(); ++j)
-      std::printf("%s\"%s\"", j ? ", " : "", json_escape(all[i].items[j].name).c_str());
-    std::printf("]");
-  }
-  std::printf(", \"pairs\": [");
-  const auto pairs = valid_pairs();
-  for (std::size_t i = 0; i < pairs.size(); ++i)
-    std::printf("%s[\"%s\", \"%s\"]", i ? ", " : "", json_escape(pairs[i].first).c_str(),
-                json_escape(pairs[i].second).c_str());
-  std::printf("]}\n");
-}
-
-void print_text(const std::vector<ListSection>& all) {
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    std::printf("%s%s:\n", i ? "\n" : "", all[i].title.c_str());
-    for (const ListItem& item : all[i].items)
+void print_text(const lab::Catalog& c) {
+  for (std::size_t i = 0; i < c.sections.size(); ++i) {
+    std::printf("%s%s:\n", i ? "\n" : "", c.sections[i].title.c_str());
+    for (const lab::CatalogItem& item : c.sections[i].items)
       std::printf("  %-12s %s\n", item.name.c_str(), item.summary.c_str());
   }
   std::printf("\nvalid combinations (--backend with --hash):\n");
-  for (const BackendInfo& b : backends()) {
-    std::string schemes;
-    for (std::string_view scheme : kSchemeNames)
-      if (b.supports(scheme)) schemes += (schemes.empty() ? "" : ", ") + std::string(scheme);
-    std::printf("  %-12s %s\n", std::string(b.name).c_str(), schemes.c_str());
+  std::string backend, line;
+  for (const auto& [b, s] : c.pairs) {
+    if (b != backend && !backend.empty()) std::printf("  %-12s %s\n", backend.c_str(), line.c_str());
+    if (b != backend) line.clear();
+    backend = b;
+    line += (line.empty() ? "" : ", ") + s;
+  }
+  if (!backend.empty()) std::printf("  %-12s %s\n", backend.c_str(), line.c_str());
+  std::printf("\nbackend parameters (--param NAME=VALUE):\n");
+  for (const lab::CatalogParam& p : c.params) {
+    std::string users;
+    for (const std::string& b : p.backends) users += (users.empty() ? "" : ",") + b;
+    std::printf("  %-22s %-24s default %-8s [%s] %s\n", p.name.c_str(), p.range.c_str(),
+                p.default_value.c_str(), users.c_str(), p.summary.c_str());
   }
 }
 
 }  // namespace
 
-int cmd_list(const Argv& argv) {
-  const Args args(argv, {}, {"json"});
-  const std::vector<ListSection> all = sections();
-  if (args.has("json")) print_json(all);
-  else print_text(all);
-  return 0;
+Command add_list(CLI::App& root) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* app = root.add_subcommand("list", "list hash schemes, backends, valid pairs and parameters");
+  app->add_flag("--json", *json, "one JSON object on stdout");
+  return {app, [json] {
+            const lab::Catalog c = lab::catalog();
+            if (*json) print_json(Json(c));
+            else print_text(c);
+            return 0;
+          }};
 }
 
 }  // namespace xq::cli

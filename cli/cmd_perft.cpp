@@ -1,54 +1,72 @@
 // xqlab perft: counts legal move paths to a depth, optionally per root move.
-#include <chrono>
+// Deep counts (beyond kProgressDepth) print each root move as it finishes,
+// and Ctrl-C ends them cleanly.
+#include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <memory>
 
-#include "board/movegen.h"
-#include "board/position.h"
-#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/options.h"
+#include "cli/usage_error.h"
+#include "lab/perft.h"
 
 namespace xq::cli {
+namespace {
 
-Position parse_position_arg(const std::string& fen) {
-  Position pos;
-  if (fen.empty()) throw UsageError("--fen is required (a FEN string or 'startpos')");
-  if (fen == "startpos") return pos;
-  if (const std::string err = pos.set_fen(fen); !err.empty()) throw UsageError(err);
-  return pos;
-}
+constexpr int kMaxPerftDepth = 12;
+// From a full board, depth 8 takes minutes: show progress from there on.
+constexpr int kProgressDepth = 7;
 
-int cmd_perft(const Argv& argv) {
-  const Args args(argv, {"fen", "depth"}, {"divide", "json"});
-  Position pos = parse_position_arg(args.get("fen"));
-  if (!args.has("depth")) throw UsageError("--depth is required");
-  const int depth = int(args.get_int("depth", 0, 1, 12));
-  const bool json = args.has("json");
+std::atomic<bool> g_interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 
-  const auto start = std::chrono::steady_clock::now();
-  std::uint64_t nodes = 0;
-  if (args.has("divide")) {
-    for (Move m : MoveList(pos)) {
-      pos.do_move(m);
-      const std::uint64_t n = perft(pos, depth - 1);
-      pos.undo_move(m);
-      nodes += n;
-      if (!json) std::printf("%s: %llu\n", move_name(m).c_str(), static_cast<unsigned long long>(n));
-    }
+extern "C" void on_sigint(int) { g_interrupted.store(true, std::memory_order_relaxed); }
+
+struct PerftArgs {
+  std::string fen;
+  int depth = 0;
+  bool divide = false, json = false;
+};
+
+int run(const PerftArgs& a) {
+  const Position pos = parse_position_arg(a.fen);
+  const bool progress = a.divide || a.depth > kProgressDepth;
+  // In JSON mode stdout holds the one document; progress goes to stderr.
+  std::FILE* out = a.json ? stderr : stdout;
+  auto on_move = [&](const lab::PerftResult& r) {
+    if (!progress) return;
+    const auto& [m, n] = r.divide.back();
+    std::fprintf(out, "%s: %llu\n", move_name(m).c_str(), static_cast<unsigned long long>(n));
+    std::fflush(out);
+  };
+  g_interrupted.store(false);
+  const auto previous = std::signal(SIGINT, on_sigint);
+  const lab::PerftResult r = lab::perft_divide(pos, a.depth, g_interrupted, on_move);
+  std::signal(SIGINT, previous);
+  if (r.interrupted)
+    throw Interrupted("interrupted after " + std::to_string(r.divide.size()) + " of " +
+                      std::to_string(r.root_moves) + " root moves (" + std::to_string(r.nodes) +
+                      " nodes counted)");
+  if (a.json) {
+    print_json(Json(r));
   } else {
-    nodes = perft(pos, depth);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double nps = seconds > 0 ? double(nodes) / seconds : 0.0;
-  if (json) {
-    std::printf("{\"fen\": \"%s\", \"depth\": %d, \"nodes\": %llu, \"seconds\": %.6f, \"nps\": %.0f}\n",
-                json_escape(pos.fen()).c_str(), depth, static_cast<unsigned long long>(nodes),
-                seconds, nps);
-  } else {
-    std::printf("nodes %llu\ntime %.3f s\nnps %.0f\n", static_cast<unsigned long long>(nodes),
-                seconds, nps);
+    std::printf("nodes %llu\ntime %.3f s\nnps %.0f\n", static_cast<unsigned long long>(r.nodes),
+                r.seconds, r.nps());
   }
   return 0;
+}
+
+}  // namespace
+
+Command add_perft(CLI::App& root) {
+  auto a = std::make_shared<PerftArgs>();
+  CLI::App* app = root.add_subcommand("perft", "count legal move paths (the move generator's proof)");
+  add_fen_option(app, a->fen);
+  app->add_option("--depth", a->depth, "plies")->required()->check(CLI::Range(1, kMaxPerftDepth));
+  app->add_flag("--divide", a->divide, "print the count of every root move as it finishes");
+  app->add_flag("--json", a->json, "one JSON object on stdout");
+  return {app, [a] { return run(*a); }};
 }
 
 }  // namespace xq::cli

@@ -1,24 +1,24 @@
-// One function per xqlab subcommand. Each returns the process exit status and
-// throws UsageError (exit 2, one line on stderr) for bad input.
+// The xqlab subcommands. Each add_* registers its options on the root app
+// and returns the function that runs the command once parsing succeeded;
+// the run function returns the exit status and throws UsageError or
+// std::invalid_argument for bad input (main prints one line, exit 2).
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "board/position.h"
+#include <CLI/CLI.hpp>
+#include <functional>
 
 namespace xq::cli {
 
-using Argv = std::vector<std::string>;
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
 
-int cmd_perft(const Argv& args);
-int cmd_stress(const Argv& args);  // hash scheme race stress (hashing/stress.h)
-int cmd_list(const Argv& args);    // names of hash schemes (and later backends)
-int cmd_ablation(const Argv& args);  // search feature ablation (Tables 4.1/4.2)
-int cmd_search(const Argv& args);  // one search by one backend (cli/cmd_search.cpp)
-int cmd_lab(const Argv& args);     // backend x scheme x threads time-to-depth lab (cli/lab.h)
-
-// Parses --fen (a FEN or "startpos"); throws UsageError with the FEN problem.
-Position parse_position_arg(const std::string& fen);
+Command add_perft(CLI::App& root);
+Command add_search(CLI::App& root);
+Command add_lab(CLI::App& root);
+Command add_ablation(CLI::App& root);
+Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
+Command add_list(CLI::App& root);
 
 }  // namespace xq::cli

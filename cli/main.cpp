@@ -1,66 +1,103 @@
-// xqlab: the laboratory's command-line entry point. Dispatches to one
-// subcommand; every failure caused by the user's input is one line on stderr
-// and exit status 2.
+// xqlab: the laboratory's command-line entry point. CLI11 parses; each
+// subcommand (cli/commands.h) calls a library and prints. Every failure caused
+// by the user's input is one line on stderr and exit status 2, printed by
+// report() below, the only place that writes an error line.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "cli/args.h"
 #include "cli/commands.h"
+#include "cli/usage_error.h"
 
 namespace {
 
-struct Command {
-  const char* name;
-  int (*run)(const xq::cli::Argv&);
-  const char* help;
-};
+constexpr std::size_t kMaxErrorLine = 200;
 
-const Command kCommands[] = {
-    {"perft", xq::cli::cmd_perft,
-     "--fen FEN|startpos --depth D [--divide] [--json]   count legal move paths"},
-    {"stress", xq::cli::cmd_stress, "--hash SCHEME [--threads T] [--seconds S] [--entries N] [--ops N] [--json]   hash race stress"},
-    {"list", xq::cli::cmd_list, "[--json]   list hash schemes, backends and valid pairs"},
-    {"ablation", xq::cli::cmd_ablation, "[--suite FILE] [--depths 4..7|LIST] [--configs LIST] [--csv FILE] [--json]   search feature ablation"},
-    {"search", xq::cli::cmd_search, "--fen FEN|startpos [--depth D|--movetime MS|--nodes N] [--algo A] [--features L] [--exact] [--backend B] [--hash S] [--threads T] [--hash-mb M] [--json]"},
-    {"lab", xq::cli::cmd_lab, "[--suite FILE] [--backends L] [--hash L] [--threads L] [--depth D] [--runs R] [--csv FILE] [--json]   parallel speedup lab"},
-};
+// Control bytes escaped (\n, \xNN), then cut to kMaxErrorLine characters on a
+// UTF-8 boundary with "..." marking the cut.
+std::string error_line(std::string_view text) {
+  std::string s;
+  for (unsigned char c : text) {
+    if (c == '\n') s += "\\n";
+    else if (c == '\t') s += "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      s += buf;
+    } else s += char(c);
+  }
+  if (s.size() <= kMaxErrorLine) return s;
+  std::size_t cut = kMaxErrorLine - 3;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "...";
+}
 
-void usage(std::FILE* out) {
-  std::fprintf(out, "usage: xqlab <command> [options]\ncommands:\n");
-  for (const Command& c : kCommands) std::fprintf(out, "  %-9s %s\n", c.name, c.help);
+int report(std::string_view command, std::string_view message, int status) {
+  std::string prefix = "xqlab";
+  if (!command.empty()) prefix += " " + std::string(command);
+  std::fprintf(stderr, "%s\n", error_line(prefix + ": " + std::string(message)).c_str());
+  return status;
+}
+
+int run_command(const xq::cli::Command& c) {
+  const std::string name = c.app->get_name();
+  try {
+    return c.run();
+  } catch (const xq::cli::UsageError& e) {
+    return report(name, e.what(), 2);
+  } catch (const std::invalid_argument& e) {  // the libraries' word for bad input
+    return report(name, e.what(), 2);
+  } catch (const xq::cli::Interrupted& e) {
+    return report(name, e.what(), 130);
+  } catch (const std::bad_alloc&) {
+    return report(name, "out of memory", 3);
+  } catch (const std::exception& e) {
+    return report(name, e.what(), 3);
+  }
+}
+
+std::string command_list(const std::vector<xq::cli::Command>& commands) {
+  std::string s;
+  for (const auto& c : commands) s += (s.empty() ? "" : ", ") + c.app->get_name();
+  return s;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
-  const std::string name = argv[1];
-  if (name == "help" || name == "--help" || name == "-h") {
-    usage(stdout);
+  CLI::App app{"xqlab: a laboratory for parallel alpha-beta search in Xiangqi", "xqlab"};
+  app.require_subcommand(1);
+  const std::vector<xq::cli::Command> commands = {
+      xq::cli::add_perft(app), xq::cli::add_search(app),   xq::cli::add_lab(app),
+      xq::cli::add_ablation(app), xq::cli::add_stress(app), xq::cli::add_list(app)};
+  const std::string usage = "usage: xqlab <command> [options]; commands: " +
+                            command_list(commands) + " ('xqlab CMD --help' for each)";
+  if (argc < 2) return report("", usage, 2);
+  const std::string first = argv[1];
+  if (first == "help") {
+    std::printf("%s", app.help().c_str());
     return 0;
   }
-  const std::vector<std::string> args(argv + 2, argv + argc);
-  for (const Command& c : kCommands) {
-    if (name != c.name) continue;
-    try {
-      return c.run(args);
-    } catch (const xq::cli::UsageError& e) {
-      std::fprintf(stderr, "xqlab %s: %s\n", c.name, e.what());
-      return 2;
-    } catch (const std::bad_alloc&) {
-      std::fprintf(stderr, "xqlab %s: out of memory\n", c.name);
-      return 3;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "xqlab %s: %s\n", c.name, e.what());
-      return 3;
-    }
+  std::string name;
+  for (const auto& c : commands)
+    if (c.app->get_name() == first) name = first;
+  if (name.empty() && first.rfind("-", 0) != 0)
+    return report("", "unknown command '" + first + "'; " + usage, 2);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return report(name, e.what(), 2);
   }
-  std::fprintf(stderr, "xqlab: unknown command '%s' (try 'xqlab help')\n", name.c_str());
-  return 2;
+  for (const auto& c : commands)
+    if (c.app->parsed()) return run_command(c);
+  return report("", usage, 2);
 }

@@ -71,8 +71,71 @@ constexpr bool stress_payload_matches(Key key, const TTData& d) {
 // Throws std::invalid_argument (one line) for a configuration that cannot run.
 void validate_stress_config(const StressConfig& c);
 
+namespace stress_detail {
+
+// Four keys per entry: slots are overwritten all the time, and a quarter of
+// the probes or so find their key.
+struct KeyPool {
+  std::vector<Key> keys;
+  std::vector<TTData> payloads;
+};
+KeyPool make_key_pool(std::size_t entries, std::uint64_t seed);
+
+// Thread tid's exact share of max_ops, so the shares add up to max_ops.
+std::uint64_t thread_quota(const StressConfig& c, int tid);
+
+// Blocks until `finished` reaches `threads` or `seconds` have passed since
+// `start`, polling in steps of at most 1/200 of the limit (and 500 us), so
+// the limit is kept within 1 %.
+void wait_for(const std::atomic<int>& finished, int threads,
+              std::chrono::steady_clock::time_point start, double seconds);
+
+struct alignas(kCacheLine) ThreadTally {
+  std::uint64_t ops = 0, corrupt = 0;
+};
+
+struct Shared {
+  std::atomic<bool> go{false}, stop{false};
+  std::atomic<int> finished{0};
+};
+
+// One thread's share of the work: random stores and probes from the pool,
+// in batches of at most 64 between looks at the stop flag.
+template <class Table>
+ThreadTally hammer(Table& table, const KeyPool& pool, const StressConfig& config, int tid,
+                   Shared& shared) {
+  std::uint64_t rng = mix64(config.seed + std::uint64_t(tid) * 0x632BE59BD9B4E019ULL) | 1;
+  const std::uint64_t quota = thread_quota(config, tid);
+  const std::uint64_t store_threshold = std::uint64_t(config.store_percent) * 1024 / 100;
+  const std::size_t n = pool.keys.size();
+  ThreadTally t;
+  while (!shared.go.load(std::memory_order_acquire)) std::this_thread::yield();
+  while (t.ops < quota && !shared.stop.load(std::memory_order_relaxed)) {
+    const std::uint64_t batch = std::min<std::uint64_t>(64, quota - t.ops);
+    for (std::uint64_t k = 0; k < batch; ++k) {
+      rng ^= rng << 13;  // xorshift64
+      rng ^= rng >> 7;
+      rng ^= rng << 17;
+      __extension__ using U128 = unsigned __int128;
+      const std::size_t i = std::size_t((U128(rng >> 11) * n) >> 53);
+      if ((rng & 1023) < store_threshold) {
+        table.store(pool.keys[i], pool.payloads[i], tid);
+      } else if (TTData got; table.probe(pool.keys[i], got, tid)) {
+        got.generation = pool.payloads[i].generation;
+        t.corrupt += !(got == pool.payloads[i]);
+      }
+    }
+    t.ops += batch;
+  }
+  shared.finished.fetch_add(1, std::memory_order_release);
+  return t;
+}
+
+}  // namespace stress_detail
+
 template <class Table>
 StressResult run_stress(const StressConfig& config) {
+  using namespace stress_detail;
   validate_stress_config(config);
   const int threads = config.threads;
   std::size_t buckets = (config.entries + Table::kBucketSlots - 1) / Table::kBucketSlots;
@@ -80,73 +143,24 @@ StressResult run_stress(const StressConfig& config) {
     buckets = (buckets + std::size_t(threads) - 1) / std::size_t(threads) * std::size_t(threads);
   Table table;
   table.configure_bytes(buckets * Table::kBucketBytes, threads, config.replacement);
+  const KeyPool pool = make_key_pool(table.entry_count(), config.seed);
 
-  // Four keys per entry: slots are overwritten all the time, and a quarter of
-  // the probes or so find their key.
-  const std::size_t pool_size = std::max<std::size_t>(64, 4 * table.entry_count());
-  std::vector<Key> keys(pool_size);
-  std::vector<TTData> payloads(pool_size);
-  for (std::size_t i = 0; i < pool_size; ++i) {
-    keys[i] = mix64(config.seed * 0x9E3779B97F4A7C15ULL + i) | 1;
-    payloads[i] = stress_payload(keys[i]);
-  }
-
-  struct alignas(kCacheLine) Local {
-    std::uint64_t ops = 0, corrupt = 0;
-  };
-  std::vector<Local> local(static_cast<std::size_t>(threads));
-  std::atomic<bool> go{false}, stop{false};
-  std::atomic<int> finished{0};
-  const std::uint64_t quota =
-      config.max_ops ? (config.max_ops + std::uint64_t(threads) - 1) / std::uint64_t(threads)
-                     : ~std::uint64_t{0};
-  const std::uint64_t store_threshold = std::uint64_t(config.store_percent) * 1024 / 100;
-
-  auto worker = [&](int tid) {
-    std::uint64_t rng = mix64(config.seed + std::uint64_t(tid) * 0x632BE59BD9B4E019ULL) | 1;
-    std::uint64_t ops = 0, corrupt = 0;
-    while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-    while (ops < quota && !stop.load(std::memory_order_relaxed)) {
-      for (int k = 0; k < 64; ++k) {
-        rng ^= rng << 13;  // xorshift64
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        __extension__ using U128 = unsigned __int128;
-        const std::size_t i = std::size_t((U128(rng >> 11) * pool_size) >> 53);
-        if ((rng & 1023) < store_threshold) {
-          table.store(keys[i], payloads[i], tid);
-        } else {
-          TTData got;
-          if (table.probe(keys[i], got, tid)) {
-            got.generation = payloads[i].generation;
-            corrupt += !(got == payloads[i]);
-          }
-        }
-      }
-      ops += 64;
-    }
-    local[std::size_t(tid)].ops = ops;
-    local[std::size_t(tid)].corrupt = corrupt;
-    finished.fetch_add(1, std::memory_order_release);
-  };
-
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) pool.emplace_back(worker, t);
+  std::vector<ThreadTally> tally(static_cast<std::size_t>(threads));
+  Shared shared;
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] { tally[std::size_t(t)] = hammer(table, pool, config, t, shared); });
   const auto start = std::chrono::steady_clock::now();
-  go.store(true, std::memory_order_release);
-  const auto limit = std::chrono::duration<double>(config.seconds);
-  while (finished.load(std::memory_order_acquire) < threads &&
-         std::chrono::steady_clock::now() - start < limit)
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-  stop.store(true, std::memory_order_relaxed);
-  for (auto& t : pool) t.join();
-  const auto end = std::chrono::steady_clock::now();
+  shared.go.store(true, std::memory_order_release);
+  wait_for(shared.finished, threads, start, config.seconds);
+  shared.stop.store(true, std::memory_order_relaxed);
+  for (auto& t : workers) t.join();
 
   StressResult r;
-  r.seconds = std::chrono::duration<double>(end - start).count();
-  for (const Local& l : local) {
-    r.ops += l.ops;
-    r.corrupt_accepted += l.corrupt;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const ThreadTally& t : tally) {
+    r.ops += t.ops;
+    r.corrupt_accepted += t.corrupt;
   }
   const TableCounters c = table.counters();
   r.probes = c.probes;

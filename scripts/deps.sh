@@ -3,7 +3,8 @@
 # run as root or with sudo). Quiet and quick when everything is present.
 set -euo pipefail
 need=()
-for pkg in g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev; do
+for pkg in g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev \
+           nlohmann-json3-dev libcli11-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # Optional: an independent Xiangqi engine used as a perft oracle and speed peer.

@@ -2,134 +2,144 @@
 // runs them: the JSON keys promised, and exactly one line on stderr with exit
 // status 2 for bad input.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "board/movegen.h"
+#include "board/position.h"
 #include "parallel/backend.h"
+#include "tests/support/run_xqlab.h"
 
 namespace {
 
-struct Output {
-  int status = -1;
-  std::string out, err;
-};
+using nlohmann::json;
+using xq::test::count_lines;
+using xq::test::XqlabRun;
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
+XqlabRun xqlab(const std::vector<std::string>& args) { return xq::test::run_xqlab(args); }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-Output xqlab(const std::vector<std::string>& args) {
-  static int n = 0;
-  const std::string base =
-      ::testing::TempDir() + "xqlab_search_" + std::to_string(::getpid()) + "_" + std::to_string(n++);
-  std::string cmd = "timeout 120 " + quote(XQLAB_BINARY);
-  for (const std::string& a : args) {
-    cmd += ' ';
-    cmd += quote(a);
+// Whether `move` (ICCS) is legal from `fen` and leaves the opponent mated.
+bool mates(const std::string& fen, const std::string& move) {
+  xq::Position pos;
+  if (!pos.set_fen(fen).empty()) return false;
+  for (xq::Move m : xq::MoveList(pos)) {
+    if (xq::move_name(m) != move) continue;
+    pos.do_move(m);
+    return pos.in_check() && xq::MoveList(pos).size == 0;
   }
-  cmd += " >";
-  cmd += quote(base + ".out");
-  cmd += " 2>";
-  cmd += quote(base + ".err");
-  cmd += " </dev/null";
-  const int raw = std::system(cmd.c_str());
-  Output r;
-  if (raw != -1 && WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
-  r.out = read_all(base + ".out");
-  r.err = read_all(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
-
-int lines(const std::string& s) {
-  int k = 0;
-  for (char c : s) k += c == '\n';
-  return k;
-}
-
-bool has_key(const std::string& json, const std::string& key) {
-  return json.find("\"" + key + "\": ") != std::string::npos;
-}
-
-// The text after "key": up to the next comma or closing bracket.
-std::string value_of(const std::string& json, const std::string& key) {
-  const std::string k = "\"" + key + "\": ";
-  const std::size_t at = json.find(k);
-  if (at == std::string::npos) return "";
-  const std::size_t start = at + k.size();
-  const std::size_t end = json.find_first_of(",}", start);
-  return json.substr(start, end - start);
+  return false;
 }
 
 TEST(CliSearch, JsonHasEveryPromisedKey) {
-  const Output r = xqlab({"search", "--fen", "startpos", "--depth", "4", "--json"});
+  const XqlabRun r = xqlab({"search", "--fen", "startpos", "--depth", "4", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_EQ(lines(r.out), 1) << r.out;
-  EXPECT_EQ(r.out.front(), '{');
+  EXPECT_EQ(count_lines(r.out), 1) << r.out;
+  const json j = r.json();
   for (const char* key :
        {"bestmove", "score", "depth", "nodes", "qnodes", "seconds", "nps", "pv", "tt_hits", "mate",
         "backend", "hash", "threads", "splits", "joins", "aborts", "tt_probes", "tt_cutoffs",
-        "tt_torn", "bad_tt_moves", "first_move_cutoff_rate"})
-    EXPECT_TRUE(has_key(r.out, key)) << key << " missing in " << r.out;
-  EXPECT_EQ(value_of(r.out, "depth"), "4");
-  EXPECT_EQ(value_of(r.out, "mate"), "null");
-  EXPECT_EQ(value_of(r.out, "backend"), "\"serial\"");
-  EXPECT_EQ(value_of(r.out, "hash"), "\"xor\"");
-  EXPECT_NE(r.out.find("\"pv\": [\""), std::string::npos) << r.out;
+        "tt_torn", "bad_tt_moves", "first_move_cutoff_rate", "params"})
+    EXPECT_TRUE(j.contains(key)) << key << " missing in " << r.out;
+  EXPECT_EQ(j.at("depth"), 4);
+  EXPECT_TRUE(j.at("mate").is_null());
+  EXPECT_EQ(j.at("backend"), "serial");
+  EXPECT_EQ(j.at("hash"), "xor");
+  ASSERT_TRUE(j.at("pv").is_array());
+  ASSERT_FALSE(j.at("pv").empty());
+  EXPECT_EQ(j.at("pv").front(), j.at("bestmove"));
+  // Every backend parameter is reported with its default value.
+  EXPECT_EQ(j.at("params").at("min_split_depth"), xq::BackendConfig{}.min_split_depth);
+  EXPECT_EQ(j.at("params").at("omp_schedule"), "static");
 }
 
 TEST(CliSearch, MateInOneIsReportedAsMate) {
-  const Output r = xqlab({"search", "--fen", "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", "--depth", "3",
+  const XqlabRun r = xqlab({"search", "--fen", "3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", "--depth", "3",
                           "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(value_of(r.out, "mate"), "1") << r.out;
-  EXPECT_EQ(value_of(r.out, "bestmove"), "\"a1d1\"") << r.out;
+  const json j = r.json();
+  EXPECT_EQ(j.at("mate"), 1) << r.out;
+  // a1d1 and a1a8 both mate: any mating move is right.
+  EXPECT_TRUE(mates("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1", j.at("bestmove"))) << r.out;
+}
+
+// A search stopped before its first iteration completed reports no move and
+// no score rather than numbers it did not search.
+TEST(CliSearch, NoCompletedIterationIsSaidSo) {
+  const XqlabRun r = xqlab({"search", "--fen", "startpos", "--nodes", "1", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = r.json();
+  ASSERT_EQ(j.at("depth"), 0) << r.out;
+  EXPECT_TRUE(j.at("score").is_null()) << r.out;
+  EXPECT_TRUE(j.at("bestmove").is_null()) << r.out;
+  EXPECT_TRUE(j.at("pv").empty()) << r.out;
+  const XqlabRun t = xqlab({"search", "--fen", "startpos", "--nodes", "1"});
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_NE(t.out.find("no iteration completed"), std::string::npos) << t.out;
+  EXPECT_EQ(t.out.find("score "), std::string::npos) << t.out;
 }
 
 TEST(CliSearch, EveryBackendRunsWithTwoThreads) {
   for (const xq::BackendInfo& b : xq::backends()) {
-    const Output r = xqlab({"search", "--fen", "startpos", "--depth", "4", "--backend",
+    const XqlabRun r = xqlab({"search", "--fen", "startpos", "--depth", "4", "--backend",
                             std::string(b.name), "--threads", "2", "--json"});
     ASSERT_EQ(r.status, 0) << b.name << ": " << r.err;
-    const std::string name(b.name);
-    EXPECT_EQ(value_of(r.out, "backend"), '"' + name + '"');
+    const json j = r.json();
+    EXPECT_EQ(j.at("backend"), std::string(b.name));
+    EXPECT_EQ(j.at("threads"), b.name == "serial" ? 1 : 2);  // serial runs one thread
   }
 }
 
+// Deep enough, with splitting allowed from depth 2, that the parallel
+// backends really split (ybwc must), so the serial path is not compared with
+// itself.
 TEST(CliSearch, ExactModeGivesTheSameScoreForEveryBackend) {
-  std::string first;
+  json first;
+  int compared = 0;
   for (const xq::BackendInfo& b : xq::backends()) {
-    const Output r = xqlab({"search", "--fen", "startpos", "--depth", "3", "--exact", "--backend",
-                            std::string(b.name), "--threads", "2", "--json"});
+    const XqlabRun r = xqlab({"search", "--fen", "startpos", "--depth", "5", "--exact",
+                              "--backend", std::string(b.name), "--threads", "2", "--param",
+                              "min_split_depth=2", "--json"});
     ASSERT_EQ(r.status, 0) << r.err;
-    const std::string score = value_of(r.out, "score");
-    if (first.empty()) first = score;
-    EXPECT_EQ(score, first) << b.name;
+    const json j = r.json();
+    EXPECT_EQ(j.at("params").at("min_split_depth"), 2);
+    EXPECT_EQ(j.at("depth"), 5);
+    if (b.name == "ybwc") {
+      EXPECT_GT(j.at("splits").get<long long>(), 0) << r.out;
+    }
+    if (first.is_null()) first = j.at("score");
+    EXPECT_EQ(j.at("score"), first) << b.name;
+    ++compared;
+  }
+  EXPECT_EQ(compared, int(xq::backends().size()));
+  EXPECT_GE(compared, 3);
+}
+
+// --param sets every backend parameter, reports it, and rejects unknown
+// names and bad values in one line.
+TEST(CliSearch, ParamSetsBackendParameters) {
+  const XqlabRun r = xqlab({"search", "--fen", "startpos", "--depth", "2", "--backend",
+                            "pvsplit", "--param", "omp_schedule=dynamic", "--param",
+                            "max_splits_per_thread=3", "--param", "replacement=always",
+                            "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json p = r.json().at("params");
+  EXPECT_EQ(p.at("omp_schedule"), "dynamic");
+  EXPECT_EQ(p.at("max_splits_per_thread"), 3);
+  EXPECT_EQ(p.at("replacement"), "always");
+  for (const char* bad : {"nosuch=1", "min_split_depth=0", "min_split_depth=65",
+                          "min_split_depth=x", "omp_schedule=guided", "min_split_depth",
+                          "=3"}) {
+    const XqlabRun e = xqlab({"search", "--fen", "startpos", "--param", bad});
+    xq::test::expect_one_line_error(e, bad);
   }
 }
 
 TEST(CliSearch, PlainOutputHasInfoLinesAndBestmove) {
-  const Output r = xqlab({"search", "--fen", "startpos", "--depth", "3"});
+  const XqlabRun r = xqlab({"search", "--fen", "startpos", "--depth", "3"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out.rfind("info depth 1 ", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("info depth 3 "), std::string::npos) << r.out;
@@ -137,48 +147,58 @@ TEST(CliSearch, PlainOutputHasInfoLinesAndBestmove) {
 }
 
 TEST(CliSearch, MovetimeAndNodeLimitsEndTheSearch) {
-  const Output t = xqlab({"search", "--fen", "startpos", "--movetime", "100", "--json"});
+  const XqlabRun t = xqlab({"search", "--fen", "startpos", "--movetime", "100", "--json"});
   ASSERT_EQ(t.status, 0) << t.err;
-  EXPECT_EQ(value_of(t.out, "stopped"), "true");
-  const Output n = xqlab({"search", "--fen", "startpos", "--nodes", "20000", "--json"});
+  EXPECT_EQ(t.json().at("stopped"), true);
+  const XqlabRun n = xqlab({"search", "--fen", "startpos", "--nodes", "20000", "--json"});
   ASSERT_EQ(n.status, 0) << n.err;
-  EXPECT_EQ(value_of(n.out, "stopped"), "true");
+  EXPECT_EQ(n.json().at("stopped"), true);
 }
 
 TEST(CliList, JsonNamesBackendsAndValidPairs) {
-  const Output r = xqlab({"list", "--json"});
+  const XqlabRun r = xqlab({"list", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("{\"hash\": [", 0), 0u) << r.out;
-  EXPECT_NE(r.out.find("\"backends\": [\"serial\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"pairs\": [[\"serial\", "), std::string::npos) << r.out;
+  const json j = r.json();
+  ASSERT_EQ(j.at("backends").size(), xq::backends().size());
+  EXPECT_EQ(j.at("backends").front(), "serial");
   for (const xq::BackendInfo& b : xq::backends())
-    EXPECT_NE(r.out.find("[\"" + std::string(b.name) + "\", \"xor\"]"), std::string::npos)
+    EXPECT_TRUE(std::find(j.at("pairs").begin(), j.at("pairs").end(),
+                          json::array({std::string(b.name), "xor"})) != j.at("pairs").end())
         << b.name;
+  std::vector<std::string> params;
+  for (const json& p : j.at("params")) params.push_back(p.at("name"));
+  for (const char* name : {"min_split_depth", "max_splits_per_thread", "omp_schedule"})
+    EXPECT_TRUE(std::find(params.begin(), params.end(), name) != params.end()) << name;
 }
 
 TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {
   const std::string csv = ::testing::TempDir() + "xqlab_lab_" + std::to_string(::getpid()) + ".csv";
-  const Output r = xqlab({"lab", "--depth", "2", "--runs", "2", "--threads", "1,2", "--csv", csv,
+  const XqlabRun r = xqlab({"lab", "--depth", "2", "--runs", "2", "--threads", "1,2", "--csv", csv,
                           "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  for (const char* key : {"speedup", "efficiency", "search_overhead", "nps", "tt_hits", "splits",
-                          "aborts", "bestmove_agreement", "speedup_min", "speedup_max"})
-    EXPECT_TRUE(has_key(r.out, key)) << key;
-  EXPECT_NE(r.err.find("lab: run 2/2"), std::string::npos) << r.err;  // progress on stderr
-  const std::string rows = read_all(csv);
-  std::remove(csv.c_str());
-  // Header + one row per search: (serial + 2 per other backend) x 16 positions x 2 runs.
+  // Serial + 2 thread counts per other backend.
   const int configs = 1 + 2 * (int(xq::backends().size()) - 1);
-  EXPECT_EQ(lines(rows), 1 + configs * 16 * 2) << rows.substr(0, 400);
+  const json j = r.json();
+  ASSERT_EQ(j.at("results").size(), std::size_t(configs)) << r.out;
+  for (const json& row : j.at("results"))
+    for (const char* key : {"speedup", "efficiency", "search_overhead", "nps", "tt_hits", "splits",
+                            "aborts", "bestmove_agreement", "speedup_min", "speedup_max"})
+      EXPECT_TRUE(row.contains(key)) << key;
+  EXPECT_EQ(j.at("results").front().at("speedup"), 1.0);  // the serial reference itself
+  EXPECT_NE(r.err.find("lab: run 2/2"), std::string::npos) << r.err;  // progress on stderr
+  const std::string rows = xq::test::read_file(csv);
+  std::remove(csv.c_str());
+  // Header + one row per search: configurations x 16 positions x 2 runs.
+  EXPECT_EQ(count_lines(rows), 1 + configs * 16 * 2) << rows.substr(0, 400);
 }
 
 TEST(CliLab, NotesThreadCountsAboveTheCores) {
-  const Output r = xqlab({"lab", "--depth", "1", "--runs", "1", "--threads", "512",
+  const XqlabRun r = xqlab({"lab", "--depth", "1", "--runs", "1", "--threads", "512",
                           "--backends", "serial"});
   EXPECT_EQ(r.status, 2);  // 512 is above the accepted range
   if (xq::backends().size() < 2) GTEST_SKIP() << "only the serial backend is registered";
   const unsigned cores = std::thread::hardware_concurrency();
-  const Output ok = xqlab({"lab", "--depth", "1", "--runs", "1", "--threads",
+  const XqlabRun ok = xqlab({"lab", "--depth", "1", "--runs", "1", "--threads",
                            std::to_string(cores + 1), "--backends",
                            std::string(xq::backends().back().name)});
   ASSERT_EQ(ok.status, 0) << ok.err;
@@ -201,11 +221,14 @@ const Bad kBadInput[] = {
     {"search: unknown feature", {"search", "--fen", "startpos", "--features", "tt,nope"}},
     {"search: threads 0", {"search", "--fen", "startpos", "--threads", "0"}},
     {"search: hash-mb 0", {"search", "--fen", "startpos", "--hash-mb", "0"}},
+    {"search: threads 257", {"search", "--fen", "startpos", "--threads", "257"}},
     {"search: movetime 0", {"search", "--fen", "startpos", "--movetime", "0"}},
     {"search: stray argument", {"search", "--fen", "startpos", "6"}},
     {"lab: unknown backend", {"lab", "--backends", "serial,nope", "--depth", "1"}},
     {"lab: unknown scheme", {"lab", "--hash", "nope", "--depth", "1"}},
     {"lab: threads 0", {"lab", "--threads", "1,0", "--depth", "1"}},
+    {"lab: threads 257", {"lab", "--threads", "257", "--depth", "1"}},
+    {"lab: bad param", {"lab", "--param", "min_split_depth=0", "--depth", "1"}},
     {"lab: depth 0", {"lab", "--depth", "0"}},
     {"lab: runs 0", {"lab", "--runs", "0", "--depth", "1"}},
     {"lab: missing suite", {"lab", "--suite", "/nonexistent/suite.csv", "--depth", "1"}},
@@ -216,10 +239,7 @@ class CliSearchBadInput : public ::testing::TestWithParam<Bad> {};
 
 TEST_P(CliSearchBadInput, OneLineOnStderrAndStatus2) {
   const Bad& b = GetParam();
-  const Output r = xqlab(b.args);
-  EXPECT_EQ(r.status, 2) << b.what << ": " << r.out << r.err;
-  EXPECT_EQ(lines(r.err), 1) << b.what << ": " << r.err;
-  EXPECT_EQ(r.out, "") << b.what;
+  xq::test::expect_one_line_error(xqlab(b.args), b.what);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CliSearchBadInput, ::testing::ValuesIn(kBadInput),

@@ -1,65 +1,58 @@
 // xqlab ablation end to end: a tiny run writes its table and CSV; bad input is
 // one line on stderr and exit status 2.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "lab/csv.h"
+#include "tests/support/run_xqlab.h"
+
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using nlohmann::json;
+using xq::test::XqlabRun;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-CliRun xqlab(const std::string& args) {
-  const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "abl_out.txt", err = dir + "abl_err.txt";
-  const std::string cmd =
-      std::string(XQLAB_BINARY) + " ablation " + args + " >" + out + " 2>" + err;
-  const int raw = std::system(cmd.c_str());
-  CliRun r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-int lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
+XqlabRun ablation(std::vector<std::string> args) {
+  args.insert(args.begin(), "ablation");
+  return xq::test::run_xqlab(args);
 }
 
 TEST(AblationCli, SmallRunWritesTableAndCsv) {
   const std::string csv = ::testing::TempDir() + "abl.csv";
-  const CliRun r = xqlab("--depths 1..2 --positions 2 --configs ab,pvs+tt+ord+null --csv " + csv);
+  const XqlabRun r = ablation(
+      {"--depths", "1..2", "--positions", "2", "--configs", "ab,pvs+tt+ord+null", "--csv", csv});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("average nodes per position"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("PVS+TT+ordering+null"), std::string::npos) << r.out;
-  const std::string text = slurp(csv);
-  EXPECT_EQ(lines(text), 1 + 2 * 2) << text;  // header + configs x depths
-  EXPECT_EQ(text.rfind("config,label,algorithm,features,depth,", 0), 0u) << text;
+  const xq::lab::CsvTable t = xq::lab::read_csv(csv);
+  ASSERT_EQ(t.rows.size(), 2u * 2u);  // configs x depths
+  const std::vector<std::string> head = {"config", "label", "algorithm", "features", "depth"};
+  EXPECT_TRUE(std::equal(head.begin(), head.end(), t.header.begin()));
+  EXPECT_EQ(t.rows[0][std::size_t(t.column("config"))], "ab");
+  EXPECT_EQ(t.rows[0][std::size_t(t.column("positions"))], "2");
+  EXPECT_EQ(t.rows[3][std::size_t(t.column("label"))], "PVS+TT+ordering+null");
 }
 
 TEST(AblationCli, JsonHasOneRowPerConfig) {
-  const CliRun r = xqlab("--depths 2 --positions 1 --configs pvs,ab+ord --json");
+  const XqlabRun r = ablation({"--depths", "2", "--positions", "1", "--configs", "pvs,ab+ord",
+                               "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("\"config\": \"pvs\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"config\": \"ab+ord\""), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\"avg_nodes\""), std::string::npos) << r.out;
+  const json j = r.json();
+  ASSERT_EQ(j.at("rows").size(), 2u) << r.out;
+  EXPECT_EQ(j.at("rows")[0].at("config"), "pvs");
+  EXPECT_EQ(j.at("rows")[1].at("config"), "ab+ord");
+  EXPECT_EQ(j.at("positions"), 1);
+  EXPECT_EQ(j.at("hash_mb"), 32);
+  for (const json& row : j.at("rows")) {
+    ASSERT_EQ(row.at("depths").size(), 1u);
+    const json& cell = row.at("depths")[0];
+    EXPECT_EQ(cell.at("depth"), 2);
+    EXPECT_EQ(cell.at("complete"), true);
+    EXPECT_GT(cell.at("avg_nodes").get<double>(), 0.0);
+  }
+  EXPECT_EQ(j.at("rows")[0].at("depths")[0].at("node_reduction"), 1.0);  // against itself
 }
 
 TEST(AblationCli, QuotedCsvFieldsAndCustomSuite) {
@@ -70,9 +63,11 @@ TEST(AblationCli, QuotedCsvFieldsAndCustomSuite) {
       << "\"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\","
          "\"start, quoted \"\"name\"\"\"\n";
   }
-  const CliRun r = xqlab("--suite " + suite + " --depths 2 --configs pvs");
+  const XqlabRun r = ablation({"--suite", suite, "--depths", "2", "--configs", "pvs",
+                               "--progress"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("1 positions"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("start, quoted \"name\""), std::string::npos) << r.err;
 }
 
 TEST(AblationCli, BadInputIsOneLineAndStatus2) {
@@ -81,14 +76,17 @@ TEST(AblationCli, BadInputIsOneLineAndStatus2) {
     std::ofstream f(bad_suite);
     f << "name,fen\nx,not a fen\n";
   }
-  for (const std::string& args : std::vector<std::string>{
-           "--depths 0..3", "--depths 5..3", "--depths x", "--configs nosuch", "--suite /nonexistent.csv",
-        "--suite " + bad_suite, "--hash nosuch --depths 1", "--bogus", "--repeat 0"}) {
-    const CliRun r = xqlab(args);
-    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
-    EXPECT_EQ(lines(r.err), 1) << args << ": " << r.err;
-    EXPECT_TRUE(r.out.empty()) << args;
+  const std::vector<std::vector<std::string>> cases = {
+      {"--depths", "0..3"}, {"--depths", "5..3"}, {"--depths", "x"},
+      {"--configs", "nosuch"}, {"--suite", "/nonexistent.csv"}, {"--suite", bad_suite},
+      {"--hash", "nosuch", "--depths", "1"}, {"--bogus"}, {"--repeat", "0"},
+      {"--hash-mb", "0"}, {"--threads", "257"}, {"--param", "min_split_depth=0"}};
+  int checked = 0;
+  for (const auto& args : cases) {
+    xq::test::expect_one_line_error(ablation(args), args.front() + " " + args.back());
+    ++checked;
   }
+  EXPECT_EQ(checked, int(cases.size()));
 }
 
 }  // namespace

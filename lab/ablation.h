@@ -19,24 +19,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "board/position.h"
+#include "lab/suite.h"
 #include "parallel/backend.h"
 #include "search/options.h"
 
-namespace xq::cli {
-
-struct SuiteEntry {
-  std::string name;
-  Position pos;
-};
-
-// Reads a CSV suite with a header naming at least a `fen` column (`name`
-// optional; other columns ignored). Fields may be double-quoted with ""
-// escapes. Throws UsageError naming the file and line on any problem.
-std::vector<SuiteEntry> load_suite(const std::string& path);
+namespace xq::lab {
 
 struct AblationConfig {
   std::string name;   // as given to --configs and printed
@@ -49,18 +40,25 @@ struct AblationConfig {
 const std::vector<AblationConfig>& ablation_configs();
 // The nine plus extras ("default": PVS with every feature; "ab+mvvlva").
 const std::vector<AblationConfig>& all_ablation_configs();
-// Throws UsageError listing the known names.
+// Throws std::invalid_argument listing the known names.
 const AblationConfig& find_ablation_config(const std::string& name);
 
-// "4..7" or "4,5,7": sorted, unique, each in [1, kMaxDepth]; UsageError otherwise.
+// "4..7" or "4,5,7": sorted, unique, each in [1, kMaxDepth];
+// std::invalid_argument otherwise.
 std::vector<Depth> parse_depths(const std::string& text);
 
 struct AblationCell {
-  int positions = 0;       // positions that completed this depth
+  Depth depth = 0;
+  int positions = 0;        // positions that completed this depth
   std::uint64_t nodes = 0;  // summed over those positions
   std::uint64_t qnodes = 0;
   double ms = 0;            // summed (each the median over repeats)
+  double node_reduction = 0;  // nodes(first row) / nodes; 0 when either is missing
   bool complete() const { return positions > 0; }
+  double avg_nodes() const { return positions ? double(nodes) / positions : 0; }
+  double avg_qnodes() const { return positions ? double(qnodes) / positions : 0; }
+  double avg_ms() const { return positions ? ms / positions : 0; }
+  double nps() const { return ms > 0 ? double(nodes) / (ms / 1000.0) : 0; }
 };
 
 struct AblationRow {
@@ -75,14 +73,16 @@ struct AblationSettings {
   BackendConfig backend_config;
   std::uint64_t node_limit = 0;  // per search; 0 = none
   int repeat = 1;                // runs per search; time is the median
-  bool progress = false;         // one line per search on stderr
+  // Called after every search (a progress line), when set.
+  std::function<void(const AblationConfig&, const SuiteEntry&, const SearchResult&)> on_search;
 };
 
 // Runs every configuration on every position (backend->clear() before each
 // search). A depth counts only when every position completed it; when the
 // node limit cuts any search short, that depth and deeper are left empty.
+// Node reductions are against the first configuration.
 std::vector<AblationRow> run_ablation(const std::vector<SuiteEntry>& suite,
                                       const std::vector<const AblationConfig*>& configs,
                                       const AblationSettings& settings);
 
-}  // namespace xq::cli
+}  // namespace xq::lab

@@ -1,0 +1,140 @@
+#include "cli/options.h"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "cli/usage_error.h"
+#include "hashing/schemes.h"
+#include "parallel/params.h"
+
+namespace xq::cli {
+namespace {
+
+// A validator from a function that throws std::invalid_argument on bad input.
+template <class F>
+CLI::Validator from_throwing(F check, const std::string& name) {
+  return CLI::Validator(
+      [check](std::string& text) -> std::string {
+        try {
+          check(text);
+          return "";
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+      },
+      name);
+}
+
+std::string params_help() {
+  std::string s = "backend parameter, repeatable:";
+  for (const BackendParam& p : backend_params())
+    s += " " + std::string(p.name) + "=" + p.range_text();
+  return s + " ('xqlab list' describes them)";
+}
+
+}  // namespace
+
+CLI::Validator scheme_name() {
+  // visit_scheme holds the one unknown-scheme message.
+  return from_throwing([](const std::string& s) { visit_scheme(s, [](auto) { return 0; }); },
+                       "SCHEME");
+}
+
+CLI::Validator backend_name() {
+  return from_throwing([](const std::string& s) { (void)find_backend(s); }, "BACKEND");
+}
+
+CLI::Validator param_assignment() {
+  return from_throwing(
+      [](const std::string& s) {
+        BackendConfig scratch;
+        set_param(scratch, s);
+      },
+      "NAME=VALUE");
+}
+
+CLI::Validator fen_or_startpos() {
+  return from_throwing(
+      [](const std::string& s) {
+        Position pos;
+        if (s.empty()) throw std::invalid_argument("empty FEN (give a FEN or 'startpos')");
+        if (s == "startpos") return;
+        if (const std::string err = pos.set_fen(s); !err.empty())
+          throw std::invalid_argument(err);
+      },
+      "FEN");
+}
+
+CLI::Option* add_hash_option(CLI::App* app, std::string& target) {
+  return app->add_option("--hash", target, "hash scheme ('xqlab list' names them)")
+      ->check(scheme_name());
+}
+
+CLI::Option* add_hash_option(CLI::App* app, std::vector<std::string>& target) {
+  return app->add_option("--hash", target, "hash schemes, comma-separated")
+      ->delimiter(',')
+      ->check(scheme_name());
+}
+
+CLI::Option* add_threads_option(CLI::App* app, int& target) {
+  return app->add_option("--threads", target, "threads")
+      ->check(CLI::Range(1, kMaxBackendThreads));
+}
+
+CLI::Option* add_threads_option(CLI::App* app, std::vector<int>& target) {
+  return app->add_option("--threads", target, "thread counts, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1, kMaxBackendThreads));
+}
+
+void add_table_options(CLI::App* app, std::size_t& hash_mb, std::vector<std::string>& params) {
+  app->add_option("--hash-mb", hash_mb, "transposition table size in MiB")
+      ->check(CLI::Range(std::int64_t{1}, kMaxHashMib))
+      ->capture_default_str();
+  app->add_option("--param", params, params_help())
+      ->allow_extra_args(false)
+      ->check(param_assignment());
+}
+
+void add_backend_options(CLI::App* app, BackendArgs& args) {
+  app->add_option("--backend", args.backend, "parallel backend ('xqlab list' names them)")
+      ->check(backend_name())
+      ->capture_default_str();
+  add_hash_option(app, args.hash);
+  add_threads_option(app, args.threads)->capture_default_str();
+  add_table_options(app, args.hash_mb, args.params);
+}
+
+void apply_params(BackendConfig& config, const std::vector<std::string>& params) {
+  for (const std::string& p : params) set_param(config, p);
+}
+
+BackendConfig backend_config(const BackendArgs& args) {
+  const BackendInfo& info = find_backend(args.backend);
+  BackendConfig c;
+  c.hash = args.hash.empty() ? std::string(info.default_hash) : args.hash;
+  c.threads = args.threads;
+  c.hash_mib = args.hash_mb;
+  apply_params(c, args.params);
+  return c;
+}
+
+CLI::Option* add_fen_option(CLI::App* app, std::string& target) {
+  return app->add_option("--fen", target, "a FEN string or 'startpos'")
+      ->required()
+      ->check(fen_or_startpos());
+}
+
+Position parse_position_arg(const std::string& fen) {
+  Position pos;
+  if (fen == "startpos") return pos;
+  if (const std::string err = pos.set_fen(fen); !err.empty()) throw UsageError(err);
+  return pos;
+}
+
+void print_json(const Json& j) {
+  std::printf("%s\n", lab::dump_line(j).c_str());
+  std::fflush(stdout);
+}
+
+}  // namespace xq::cli

@@ -1,0 +1,56 @@
+// Options several commands share, defined once so that the same thing has
+// one name, one range and one help text everywhere: the backend and its
+// table (--backend, --hash, --threads, --hash-mb, --param NAME=VALUE), and
+// the position (--fen). Lists (lab's "--threads 1,2") use the same checks on
+// every item.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "board/position.h"
+#include "lab/json.h"
+#include "parallel/backend.h"
+
+namespace xq::cli {
+
+// The validators behind the shared options (each message names the bad item).
+CLI::Validator scheme_name();
+CLI::Validator backend_name();
+CLI::Validator param_assignment();
+CLI::Validator fen_or_startpos();
+
+struct BackendArgs {
+  std::string backend = "serial";
+  std::string hash;  // empty: the backend's default scheme
+  int threads = 1;
+  std::size_t hash_mb = 16;
+  std::vector<std::string> params;  // "NAME=VALUE"
+};
+
+// --hash SCHEME and --threads T, single or comma-separated lists.
+CLI::Option* add_hash_option(CLI::App* app, std::string& target);
+CLI::Option* add_hash_option(CLI::App* app, std::vector<std::string>& target);
+CLI::Option* add_threads_option(CLI::App* app, int& target);
+CLI::Option* add_threads_option(CLI::App* app, std::vector<int>& target);
+// --hash-mb M and --param NAME=VALUE (repeatable).
+void add_table_options(CLI::App* app, std::size_t& hash_mb, std::vector<std::string>& params);
+// All of the above for one backend.
+void add_backend_options(CLI::App* app, BackendArgs& args);
+
+// Applies "NAME=VALUE" assignments (already validated) in order.
+void apply_params(BackendConfig& config, const std::vector<std::string>& params);
+// The configuration the arguments describe (make_backend checks the
+// backend/scheme pair).
+BackendConfig backend_config(const BackendArgs& args);
+
+// --fen FEN|startpos (required); the position it names (already validated).
+CLI::Option* add_fen_option(CLI::App* app, std::string& target);
+Position parse_position_arg(const std::string& fen);
+
+// Prints one JSON document on one line of stdout.
+void print_json(const Json& j);
+
+}  // namespace xq::cli

@@ -1,0 +1,151 @@
+#include "lab/json.h"
+
+#include "parallel/params.h"
+
+namespace xq {
+
+void to_json(Json& j, const SearchStats& s) {
+  const auto u = [](std::uint64_t v) { return v; };
+  j = Json{{"nodes", u(s.nodes)},
+           {"qnodes", u(s.qnodes)},
+           {"tt_probes", u(s.tt_probes)},
+           {"tt_hits", u(s.tt_hits)},
+           {"tt_cutoffs", u(s.tt_cutoffs)},
+           {"tt_torn", u(s.tt_torn)},
+           {"bad_tt_moves", u(s.bad_tt_moves)},
+           {"fail_highs", u(s.fail_highs)},
+           {"first_move_cutoff_rate", s.first_move_cutoff_rate()},
+           {"null_tries", u(s.null_tries)},
+           {"null_cutoffs", u(s.null_cutoffs)},
+           {"splits", u(s.splits)},
+           {"joins", u(s.joins)},
+           {"aborts", u(s.aborts)},
+           {"idle_seconds", double(s.idle_seconds)}};
+}
+
+void to_json(Json& j, const SearchResult& r) {
+  const bool none = lab::no_iteration_completed(r);
+  j = Json::object();
+  j["bestmove"] = none ? Json() : Json(move_name(r.best_move));
+  j["score"] = none ? Json() : Json(int(r.score));
+  const auto mate = r.mate();
+  j["mate"] = none || !mate ? Json() : Json(*mate);
+  j["depth"] = none ? 0 : int(r.depth);
+  Json pv = Json::array();
+  if (!none)
+    for (Move m : r.pv) pv.push_back(move_name(m));
+  j["pv"] = pv;
+  j["seconds"] = r.seconds;
+  j["nps"] = r.nps();
+  j["stopped"] = r.stopped;
+  j.update(Json(r.stats));
+}
+
+void to_json(Json& j, const StressResult& r) {
+  j = Json{{"entries", r.entries},
+           {"seconds", r.seconds},
+           {"ops", r.ops},
+           {"ops_per_sec", r.ops_per_sec()},
+           {"probes", r.probes},
+           {"stores", r.stores},
+           {"hits", r.hits},
+           {"torn_detected", r.torn_detected},
+           {"corrupt_accepted", r.corrupt_accepted},
+           {"corrupt_per_million_hits",
+            r.hits ? 1e6 * double(r.corrupt_accepted) / double(r.hits) : 0.0}};
+}
+
+}  // namespace xq
+
+namespace xq::lab {
+
+bool no_iteration_completed(const SearchResult& r) { return r.depth == 0; }
+
+Json backend_json(std::string_view backend, const BackendConfig& c) {
+  Json params = Json::object();
+  for (const BackendParam& p : backend_params()) {
+    if (p.enumerated()) params[std::string(p.name)] = p.value_text(c);
+    else params[std::string(p.name)] = p.get(c);
+  }
+  return Json{{"backend", std::string(backend)},
+              {"hash", c.hash},
+              {"threads", c.threads},
+              {"hash_mb", c.hash_mib},
+              {"params", params}};
+}
+
+void to_json(Json& j, const PerftResult& r) {
+  Json divide = Json::object();
+  for (const auto& [m, n] : r.divide) divide[move_name(m)] = n;
+  j = Json{{"fen", r.fen},         {"depth", r.depth},     {"nodes", r.nodes},
+           {"seconds", r.seconds}, {"nps", r.nps()},       {"root_moves", r.root_moves},
+           {"divide", divide},     {"interrupted", r.interrupted}};
+}
+
+void to_json(Json& j, const LabSummary& r) {
+  j = Json{{"backend", r.config.backend},
+           {"hash", r.config.hash},
+           {"threads", r.config.threads},
+           {"seconds", r.seconds},
+           {"ms_per_position", r.ms_per_position},
+           {"speedup", r.speedup},
+           {"efficiency", r.efficiency},
+           {"nodes", r.nodes},
+           {"search_overhead", r.overhead},
+           {"nps", r.nps},
+           {"tt_hits", r.tt_hits},
+           {"tt_hit_rate", r.tt_hit_rate},
+           {"splits", r.splits},
+           {"joins", r.joins},
+           {"aborts", r.aborts},
+           {"bestmove_agreement", r.agreement},
+           {"speedup_min", r.spread_min},
+           {"speedup_median", r.spread_median},
+           {"speedup_max", r.spread_max}};
+}
+
+void to_json(Json& j, const AblationCell& c) {
+  j = Json{{"depth", c.depth}, {"complete", c.complete()}};
+  if (!c.complete()) return;
+  j.update(Json{{"positions", c.positions},
+                {"avg_nodes", c.avg_nodes()},
+                {"avg_qnodes", c.avg_qnodes()},
+                {"avg_ms", c.avg_ms()},
+                {"nps", c.nps()},
+                {"node_reduction", c.node_reduction}});
+}
+
+void to_json(Json& j, const AblationRow& r) {
+  j = Json{{"config", r.config->name},
+           {"label", r.config->label},
+           {"algorithm", algorithm_name(r.config->algorithm)},
+           {"features", r.config->features.to_string()},
+           {"incomplete_searches", r.incomplete},
+           {"depths", r.cells}};
+}
+
+void to_json(Json& j, const Catalog& c) {
+  j = Json::object();
+  for (const CatalogSection& s : c.sections) {
+    Json names = Json::array();
+    for (const CatalogItem& i : s.items) names.push_back(i.name);
+    j[s.key] = names;
+  }
+  Json pairs = Json::array();
+  for (const auto& [b, s] : c.pairs) pairs.push_back(Json::array({b, s}));
+  j["pairs"] = pairs;
+  Json params = Json::array();
+  for (const CatalogParam& p : c.params)
+    params.push_back(Json{{"name", p.name},
+                          {"range", p.range},
+                          {"default", p.default_value},
+                          {"backends", p.backends},
+                          {"summary", p.summary}});
+  j["params"] = params;
+}
+
+std::string dump_line(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace xq::lab

@@ -1,0 +1,71 @@
+// The time-to-depth runner behind `xqlab lab`: every configuration (backend x
+// hash scheme x thread count) on a position suite, repeated, with the runs
+// interleaved (run r of every configuration before run r + 1) and fresh tables
+// for every search. The report over the runs is in lab/summary.h.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab/suite.h"
+#include "parallel/backend.h"
+#include "search/result.h"
+
+namespace xq::lab {
+
+struct LabConfig {
+  std::string backend;
+  std::string hash;
+  int threads = 1;
+  std::string label() const;  // "ybwc/xor/2t"
+};
+
+struct LabSettings {
+  std::string suite_path;
+  std::vector<LabConfig> configs;  // references (serial, 1 thread) first
+  Depth depth = 7;
+  int runs = 3;
+  // Table size, replacement and backend parameters; hash and threads come
+  // from each configuration.
+  BackendConfig base;
+};
+
+// The configurations: the serial reference (1 thread) of every scheme first,
+// then each backend x scheme x thread count it can run (invalid pairs are
+// reported through `skipped`). Throws std::invalid_argument for an unknown
+// backend or scheme, or a backend that can use none of the schemes.
+std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
+                                     const std::vector<std::string>& schemes,
+                                     const std::vector<int>& threads,
+                                     const std::function<void(const std::string&)>& skipped);
+
+// The config index of each configuration's serial reference (-1 when none).
+std::vector<int> reference_configs(const std::vector<LabConfig>& configs);
+
+// One search of one position by one configuration in one run.
+struct LabRun {
+  int config = 0;  // index into LabSettings::configs
+  int run = 0;
+  int position = 0;  // index into the suite
+  double seconds = 0;  // wall time of Backend::search
+  SearchResult result;
+  bool agrees = true;  // best move equals the serial reference's (run 0)
+};
+
+struct LabCallbacks {
+  std::function<void(const LabRun&)> on_search;  // after every search
+  // After every (run, configuration) pass: the pass's summed time and the
+  // elapsed time since the start.
+  std::function<void(const LabConfig&, int run, double seconds, double elapsed)> on_pass;
+};
+
+std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>& suite,
+                            const LabCallbacks& callbacks);
+
+// The raw per-search CSV: a header and one line per run (no line breaks).
+std::string lab_csv_header();
+std::string lab_csv_row(const LabSettings& s, const LabRun& r, const SuiteEntry& e);
+
+}  // namespace xq::lab

@@ -1,0 +1,100 @@
+#include "parallel/params.h"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "hashing/replacement.h"
+
+namespace xq {
+namespace {
+
+std::vector<std::string_view> replacement_choices() {
+  return {kReplacementNames.begin(), kReplacementNames.end()};
+}
+
+std::int64_t replacement_index(Replacement r) {
+  const std::string_view name = replacement_name(r);
+  for (std::size_t i = 0; i < kReplacementNames.size(); ++i)
+    if (kReplacementNames[i] == name) return std::int64_t(i);
+  return 0;
+}
+
+std::vector<BackendParam> make_params() {
+  std::vector<BackendParam> v;
+  v.push_back({"min_split_depth", "only nodes with at least this remaining depth split",
+               {"pvsplit", "ybwc"}, 1, kMaxDepth, {},
+               [](const BackendConfig& c) { return std::int64_t(c.min_split_depth); },
+               [](BackendConfig& c, std::int64_t x) { c.min_split_depth = Depth(x); }});
+  v.push_back({"max_splits_per_thread", "most split points one thread may own at once",
+               {"ybwc"}, 1, 64, {},
+               [](const BackendConfig& c) { return std::int64_t(c.max_splits_per_thread); },
+               [](BackendConfig& c, std::int64_t x) { c.max_splits_per_thread = int(x); }});
+  v.push_back({"omp_schedule", "OpenMP schedule of the parallel loop at a PV node",
+               {"pvsplit"}, 0, 1, {"static", "dynamic"},
+               [](const BackendConfig& c) { return std::int64_t(c.omp_dynamic ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.omp_dynamic = x == 1; }});
+  v.push_back({"replacement", "transposition-table replacement policy", {"all"}, 0,
+               std::int64_t(kReplacementNames.size()) - 1, replacement_choices(),
+               [](const BackendConfig& c) { return replacement_index(c.replacement); },
+               [](BackendConfig& c, std::int64_t x) {
+                 c.replacement = parse_replacement(kReplacementNames[std::size_t(x)]);
+               }});
+  return v;
+}
+
+std::int64_t parse_value(const BackendParam& p, std::string_view text) {
+  const std::string bad = "parameter " + std::string(p.name) + " must be " +
+                          (p.enumerated() ? "one of " : "an integer in ") + p.range_text() +
+                          ", got '" + std::string(text) + "'";
+  if (p.enumerated()) {
+    for (std::size_t i = 0; i < p.choices.size(); ++i)
+      if (p.choices[i] == text) return std::int64_t(i);
+    throw std::invalid_argument(bad);
+  }
+  std::int64_t x = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, x);
+  if (text.empty() || ec != std::errc() || ptr != end || x < p.min || x > p.max)
+    throw std::invalid_argument(bad);
+  return x;
+}
+
+}  // namespace
+
+std::string BackendParam::value_text(const BackendConfig& c) const {
+  const std::int64_t x = get(c);
+  return enumerated() ? std::string(choices[std::size_t(x)]) : std::to_string(x);
+}
+
+std::string BackendParam::range_text() const {
+  if (!enumerated()) return std::to_string(min) + ".." + std::to_string(max);
+  std::string s;
+  for (std::string_view c : choices) s += (s.empty() ? "" : "|") + std::string(c);
+  return s;
+}
+
+const std::vector<BackendParam>& backend_params() {
+  static const std::vector<BackendParam> kParams = make_params();
+  return kParams;
+}
+
+const BackendParam& find_param(std::string_view name) {
+  std::string known;
+  for (const BackendParam& p : backend_params()) {
+    if (p.name == name) return p;
+    known += (known.empty() ? "" : ", ") + std::string(p.name);
+  }
+  throw std::invalid_argument("unknown parameter '" + std::string(name) + "' (known: " + known +
+                              ")");
+}
+
+void set_param(BackendConfig& config, std::string_view assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw std::invalid_argument("--param needs NAME=VALUE, got '" + std::string(assignment) +
+                                "'");
+  const BackendParam& p = find_param(assignment.substr(0, eq));
+  p.set(config, parse_value(p, assignment.substr(eq + 1)));
+}
+
+}  // namespace xq

@@ -1,0 +1,104 @@
+// The one way tests run the xqlab binary: arguments passed without a shell
+// (each quoted), stdout and stderr captured separately, a time limit, and the
+// exit status. JSON output is parsed with nlohmann.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace xq::test {
+
+struct XqlabRun {
+  int status = -1;  // exit status, or -1 when the process did not exit normally
+  std::string out, err;
+
+  // stdout parsed as one JSON document; a test failure (and null) otherwise.
+  nlohmann::json json() const {
+    try {
+      return nlohmann::json::parse(out);
+    } catch (const nlohmann::json::exception& e) {
+      ADD_FAILURE() << "stdout is not JSON (" << e.what() << "): " << out.substr(0, 400);
+      return nullptr;
+    }
+  }
+};
+
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline int count_lines(const std::string& s) {
+  int n = 0;
+  for (char ch : s) n += ch == '\n';
+  return n;
+}
+
+struct RunLimits {
+  int seconds = 120;  // killed (SIGTERM) after this long
+  // When set: SIGINT after `interrupt_after` seconds, and the status is the
+  // program's own (timeout --preserve-status).
+  double interrupt_after = 0;
+};
+
+inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits = {}) {
+  static int counter = 0;
+  std::string base = ::testing::TempDir();
+  base += "xqlab_run_";
+  base += std::to_string(::getpid());
+  base += '_';
+  base += std::to_string(counter++);
+  std::string cmd = "timeout ";
+  if (limits.interrupt_after > 0) {
+    cmd += "--preserve-status -k 30 -s INT ";
+    cmd += std::to_string(limits.interrupt_after);
+  } else {
+    cmd += std::to_string(limits.seconds);
+  }
+  cmd += ' ';
+  cmd += shell_quote(XQLAB_BINARY);
+  for (const std::string& a : args) {
+    cmd += ' ';
+    cmd += shell_quote(a);
+  }
+  cmd += " >";
+  cmd += shell_quote(base + ".out");
+  cmd += " 2>";
+  cmd += shell_quote(base + ".err");
+  cmd += " </dev/null";
+  const int raw = std::system(cmd.c_str());
+  XqlabRun r;
+  if (raw != -1 && WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
+  r.out = read_file(base + ".out");
+  r.err = read_file(base + ".err");
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+// A user error: status 2, exactly one line on stderr, nothing on stdout.
+inline void expect_one_line_error(const XqlabRun& r, const std::string& what) {
+  EXPECT_EQ(r.status, 2) << what << "; stderr: " << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << what << "; stderr: " << r.err;
+  EXPECT_TRUE(!r.err.empty() && r.err.back() == '\n') << what;
+  EXPECT_EQ(r.out, "") << what;
+}
+
+}  // namespace xq::test
