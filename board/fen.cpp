@@ -143,20 +143,21 @@ std::string parse_counter(std::string_view text, const char* what, int lo, int h
 std::string quote_input(std::string_view text, std::size_t max_chars) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "'";
-  const std::size_t shown = std::min(text.size(), max_chars);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const auto ch = static_cast<unsigned char>(text[i]);
-    if (ch < 0x20 || ch >= 0x7f || ch == '\\') {
+  std::size_t shown = 0;
+  for (; shown < text.size(); ++shown) {
+    const auto ch = static_cast<unsigned char>(text[shown]);
+    const bool raw = ch >= 0x20 && ch < 0x7f && ch != '\\';
+    if (out.size() - 1 + (raw ? 1 : 4) > max_chars) break;
+    if (raw) {
+      out += char(ch);
+    } else {
       out += "\\x";
       out += kHex[ch >> 4];
       out += kHex[ch & 15];
-    } else {
-      out += char(ch);
     }
   }
   out += '\'';
-  if (shown < text.size())
-    out += "... (" + std::to_string(text.size()) + " characters)";
+  if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " characters)";
   return out;
 }
 

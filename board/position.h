@@ -19,10 +19,10 @@ constexpr std::string_view kStartFen =
 // comes near it; larger values are typos or garbage).
 constexpr int kMaxFenCounter = 9999;
 
-// `text` quoted for an error message: at most `max_chars` characters, bytes
-// outside printable ASCII (and backslash) as \xNN, and the full length named
-// when cut, so that no input can make an error line long or reach a terminal
-// raw.
+// `text` quoted for an error message: bytes outside printable ASCII (and
+// backslash) as \xNN, cut so that the quoted text (escapes included) has at
+// most `max_chars` characters, and the input's full length named when cut, so
+// that no input can make an error line long or reach a terminal raw.
 std::string quote_input(std::string_view text, std::size_t max_chars = 40);
 
 // Outcome of the simplified repetition rule (see Position::repetition()).

@@ -246,6 +246,7 @@ TEST(Fen, ErrorsQuoteLongOrBinaryInputInPart) {
       std::string(60000, '/') + " w",
       board + " \x1b\x07\x7f\x01",
       board + " w - - 0 1" + std::string(60000, ' ') + "x",
+      board + " w - - 99999" + std::string(60, '\0') + std::string(60, '\x1a'),  // found by fuzzing
   };
   int ran = 0;
   for (const std::string& fen : cases) {
@@ -255,7 +256,7 @@ TEST(Fen, ErrorsQuoteLongOrBinaryInputInPart) {
     expect_safe_message(err, fen.substr(0, 100));
     ++ran;
   }
-  EXPECT_EQ(ran, 8);
+  EXPECT_EQ(ran, 9);
   Position pos;
   const std::string err = pos.set_fen(board + " w - - 0 " + digits);
   EXPECT_NE(err.find("(60000 characters)"), std::string::npos) << err;
@@ -269,6 +270,11 @@ TEST(Fen, QuoteInputEscapesAndCuts) {
   EXPECT_EQ(quote_input("abcdef", 3), "'abc'... (6 characters)");
   EXPECT_EQ(quote_input(std::string(40, 'z')), "'" + std::string(40, 'z') + "'");
   EXPECT_EQ(quote_input(""), "''");
+  // The cut counts escapes at their printed width.
+  std::string ten_escapes;
+  for (int i = 0; i < 10; ++i) ten_escapes += "\\x01";
+  EXPECT_EQ(quote_input(std::string(50, '\x01')), "'" + ten_escapes + "'... (50 characters)");
+  EXPECT_EQ(quote_input("ab\x1b", 4), "'ab'... (3 characters)");
 }
 
 TEST(Fen, SideToMoveMayBeInCheck) {
