@@ -15,6 +15,16 @@ namespace xq {
 constexpr std::string_view kStartFen =
     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
+// Largest half-move clock or full-move number a FEN may give (no real game
+// comes near it; larger values are typos or garbage).
+constexpr int kMaxFenCounter = 9999;
+
+// `text` quoted for an error message: bytes outside printable ASCII (and
+// backslash) as \xNN, cut so that the quoted text (escapes included) has at
+// most `max_chars` characters, and the input's full length named when cut, so
+// that no input can make an error line long or reach a terminal raw.
+std::string quote_input(std::string_view text, std::size_t max_chars = 40);
+
 // Outcome of the simplified repetition rule (see Position::repetition()).
 enum class Repetition : std::uint8_t { None, Draw, Win, Loss };
 
@@ -27,11 +37,15 @@ class Position {
 
   Position();  // the start position
 
-  // Parses Xiangqi FEN (side "w", "r" or "b"). On success returns "" and the
-  // position is replaced; on failure returns a one-line description and the
-  // position is left unchanged. Rejects: wrong rank/file counts, unknown
-  // letters, missing or doubled kings, pieces on squares their kind can never
-  // reach, too many pieces of a kind, and a side not to move that is in check.
+  // Parses Xiangqi FEN: board, side ("w", "r" or "b"), then optionally "-",
+  // "-", the half-move clock (0..kMaxFenCounter) and the full-move number
+  // (1..kMaxFenCounter); trailing fields may be omitted. On success returns ""
+  // and the position is replaced; on failure returns a one-line description
+  // (quoting at most a short, escaped excerpt of the input) and the position
+  // is left unchanged. Rejects: wrong rank/file counts, unknown letters,
+  // missing or doubled kings, pieces on squares their kind can never reach,
+  // too many pieces of a kind, a side not to move that is in check, fields 3
+  // or 4 other than "-", and counters that are not numbers or out of range.
   std::string set_fen(std::string_view fen);
   std::string fen() const;
 

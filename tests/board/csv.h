@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -42,7 +44,8 @@ inline std::vector<std::string> split_csv_line(const std::string& line) {
 }
 
 // Reads a whole CSV file into records keyed by the header's column names.
-// Throws std::runtime_error when the file is missing or a line is malformed.
+// Throws std::runtime_error when the file is missing, has no header or no
+// record, or a line is malformed: a data-driven test never sees an empty list.
 inline std::vector<CsvRecord> read_csv(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
@@ -65,6 +68,7 @@ inline std::vector<CsvRecord> read_csv(const std::string& path) {
     for (std::size_t i = 0; i < header.size(); ++i) rec[header[i]] = fields[i];
     out.push_back(std::move(rec));
   }
+  if (out.empty()) throw std::runtime_error(path + " has a header but no records");
   return out;
 }
 
@@ -83,8 +87,14 @@ inline void PrintTo(const PerftRow& row, std::ostream* os) {
       << ")";
 }
 
+// What the reference files hold today. Suites assert they ran at least this
+// many cases, so a truncated file fails instead of testing less.
+constexpr std::size_t kPerftRows = 135;      // tests/data/perft.csv
+constexpr std::size_t kPerftFens = 30;       // its distinct FENs
+constexpr std::size_t kOpeningRecords = 16;  // data/openings.csv
+
 inline const std::string& perft_csv_path() {
-  static const std::string path = std::string(XQLAB_SHARED_DATA_DIR) + "/perft.csv";
+  static const std::string path = std::string(XQLAB_TEST_DATA_DIR) + "/perft.csv";
   return path;
 }
 
@@ -93,34 +103,35 @@ inline const std::string& openings_csv_path() {
   return path;
 }
 
-// Why perft.csv could not be read ("" when it was).
-inline std::string& perft_csv_error() {
-  static std::string error;
-  return error;
+// Reference data is read while gtest builds its parameterised suites, before
+// any test runs, so an unreadable file ends the binary with one line on
+// stderr (test discovery then fails the build) rather than an empty suite.
+template <class Load>
+auto load_or_exit(const std::string& path, Load load) {
+  try {
+    return load(read_csv(path));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cannot use test data %s: %s\n", path.c_str(), e.what());
+    std::exit(1);
+  }
 }
 
-// All rows of perft.csv; an unreadable file gives an empty list (a separate
-// test asserts the table is present, so the failure is reported, not hidden).
+// All rows of perft.csv, in file order.
 inline const std::vector<PerftRow>& perft_rows() {
-  static const std::vector<PerftRow> rows = [] {
-    std::vector<PerftRow> out;
-    try {
-      int i = 0;
-      for (const CsvRecord& rec : read_csv(perft_csv_path())) {
-        PerftRow row;
-        row.index = i++;
-        row.fen = rec.at("fen");
-        row.depth = std::stoi(rec.at("depth"));
-        row.nodes = std::stoull(rec.at("nodes"));
-        row.source = rec.at("source");
-        out.push_back(row);
-      }
-    } catch (const std::exception& e) {
-      perft_csv_error() = e.what();
-      out.clear();
-    }
-    return out;
-  }();
+  static const std::vector<PerftRow> rows =
+      load_or_exit(perft_csv_path(), [](const std::vector<CsvRecord>& records) {
+        std::vector<PerftRow> out;
+        for (const CsvRecord& rec : records) {
+          PerftRow row;
+          row.index = int(out.size());
+          row.fen = rec.at("fen");
+          row.depth = std::stoi(rec.at("depth"));
+          row.nodes = std::stoull(rec.at("nodes"));
+          row.source = rec.at("source");
+          out.push_back(row);
+        }
+        return out;
+      });
   return rows;
 }
 

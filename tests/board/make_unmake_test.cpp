@@ -56,28 +56,45 @@ void expect_consistent(const Position& pos, const std::string& where) {
 constexpr int kGames = 200;
 constexpr int kPlies = 200;
 
+// Whether the position at the end of `seen` (board and side, one entry per
+// ply of the game) already stood at an earlier ply since the last capture,
+// found by comparing text rather than keys: the repetition rule's trigger
+// computed independently of the position's key history.
+bool repeats_since_capture(const std::vector<std::string>& seen, std::size_t last_capture) {
+  for (std::size_t i = last_capture; i + 1 < seen.size(); ++i)
+    if (seen[i] == seen.back()) return true;
+  return false;
+}
+
 TEST(MakeUnmake, RandomGamesKeepIncrementalStateExact) {
   std::mt19937_64 rng(20261122);
   std::vector<std::string> starts = {std::string(kStartFen)};
   for (const std::string& f : perft_fens()) starts.push_back(f);
-  int total_plies = 0, null_moves = 0;
+  ASSERT_GT(starts.size(), kPerftFens);
+  int total_plies = 0, null_moves = 0, repetitions = 0;
   for (int game = 0; game < kGames; ++game) {
     Position pos;
     ASSERT_EQ(pos.set_fen(starts[std::size_t(game) % starts.size()]), "");
     std::vector<Snapshot> before;
     std::vector<Move> line;
+    std::vector<std::string> seen = {fen_board_and_side(pos.fen())};
+    std::size_t last_capture = 0;
     for (int ply = 0; ply < kPlies; ++ply) {
       const MoveList legal(pos);
       if (legal.size == 0) break;
       const Move m = legal.moves[rng() % unsigned(legal.size)];
       before.push_back(snap(pos));
       line.push_back(m);
+      if (pos.is_capture(m)) last_capture = seen.size();
       pos.do_move(m);
+      seen.push_back(fen_board_and_side(pos.fen()));
       ++total_plies;
       const std::string where = "game " + std::to_string(game) + " ply " +
                                 std::to_string(ply + 1) + " after " + move_name(m);
       expect_consistent(pos, where);
-      (void)pos.repetition();  // must be callable anywhere in a game
+      const bool repeated = repeats_since_capture(seen, last_capture);
+      repetitions += repeated;
+      EXPECT_EQ(pos.repetition() != Repetition::None, repeated) << where;
       if (!pos.in_check() && rng() % 4 == 0) {
         const Snapshot s = snap(pos);
         const Color before_null_side = pos.side_to_move();
@@ -102,14 +119,18 @@ TEST(MakeUnmake, RandomGamesKeepIncrementalStateExact) {
   }
   EXPECT_GT(total_plies, kGames * kPlies / 4);
   EXPECT_GT(null_moves, 0);
+  EXPECT_GT(repetitions, 0) << "no game repeated a position: the repetition check saw nothing";
 }
 
 TEST(MakeUnmake, EveryMoveOfEveryReferencePositionIsUndoneExactly) {
+  ASSERT_GE(perft_fens().size(), kPerftFens);
+  std::size_t moves = 0;
   for (const std::string& fen : perft_fens()) {
     Position pos;
     ASSERT_EQ(pos.set_fen(fen), "");
     const Snapshot s = snap(pos);
     for (Move m : MoveList(pos)) {
+      ++moves;
       pos.do_move(m);
       expect_consistent(pos, fen + " after " + move_name(m));
       for (Move reply : MoveList(pos)) {
@@ -123,6 +144,7 @@ TEST(MakeUnmake, EveryMoveOfEveryReferencePositionIsUndoneExactly) {
       expect_same(snap(pos), s, fen + " after undoing " + move_name(m));
     }
   }
+  EXPECT_GE(moves, kPerftFens);  // most reference positions have many moves
 }
 
 TEST(MakeUnmake, NullMoveFlipsSideAndKeyOnly) {
@@ -167,6 +189,7 @@ TEST(MakeUnmake, CaptureIsUndoneWithThePieceRestored) {
 TEST(Eval, ColourFlipIsSymmetric) {
   // Turning the board round and swapping colours (and the side to move)
   // must give the same score for the side to move, and the opposite psq.
+  ASSERT_GE(perft_fens().size(), kPerftFens);
   for (const std::string& fen : perft_fens()) {
     Position pos, image;
     ASSERT_EQ(pos.set_fen(fen), "");

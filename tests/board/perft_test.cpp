@@ -1,4 +1,4 @@
-// Perft against the reference table ../shared/data/perft.csv: one test per row.
+// Perft against the reference table tests/data/perft.csv: one test per row.
 // Rows above 50 M nodes belong to PerftSlowTest (label `slow`); the rest to
 // PerftTest (label `unit`). The slow suite skips rows above
 // XQLAB_PERFT_MAX_NODES (default 1e9) so that the 5.4e9-node row only runs on
@@ -92,15 +92,31 @@ INSTANTIATE_TEST_SUITE_P(Csv, PerftSlowTest, ::testing::ValuesIn(rows_where(true
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PerftTest);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PerftSlowTest);
 
-// The table must be there and well formed; otherwise the suites above would
-// silently be empty.
-TEST(PerftTable, IsPresentAndWellFormed) {
-  ASSERT_GE(perft_rows().size(), 100u) << "could not read " << perft_csv_path() << ": "
-                                        << perft_csv_error();
+// The table must be whole and well formed, and the two suites above must
+// between them run every row; otherwise they could silently shrink.
+TEST(PerftTable, IsWholeAndWellFormed) {
+  EXPECT_GE(perft_rows().size(), kPerftRows) << perft_csv_path() << " lost rows";
+  EXPECT_GE(perft_fens().size(), kPerftFens) << perft_csv_path() << " lost positions";
+  EXPECT_EQ(rows_where(false).size() + rows_where(true).size(), perft_rows().size());
+  EXPECT_GE(rows_where(false).size(), 120u) << "PerftTest rows";
+  EXPECT_GE(rows_where(true).size(), 10u) << "PerftSlowTest rows";
   for (const PerftRow& row : perft_rows()) {
     EXPECT_GE(row.depth, 1) << row.fen;
     EXPECT_FALSE(row.source.empty()) << row.fen;
   }
+}
+
+// gtest registered one test per row, so no row was dropped between the file
+// and the suites (a filter or a name clash would lose some).
+TEST(PerftTable, EveryRowIsARegisteredTest) {
+  const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+  std::size_t registered = 0;
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const std::string name = unit.GetTestSuite(i)->name();
+    if (name == "Csv/PerftTest" || name == "Csv/PerftSlowTest")
+      registered += std::size_t(unit.GetTestSuite(i)->total_test_count());
+  }
+  EXPECT_EQ(registered, perft_rows().size());
 }
 
 // For each distinct FEN: the deepest row under this many nodes is replayed
@@ -117,9 +133,11 @@ PerftRow deepest_row_under(const std::string& fen, std::uint64_t limit) {
 }
 
 TEST(PerftCrossCheck, ReferencePerftAgreesWithTable) {
+  std::size_t checked = 0;
   for (const std::string& fen : perft_fens()) {
     const PerftRow row = deepest_row_under(fen, kCrossCheckNodes);
     if (row.depth == 0) continue;
+    ++checked;
     Position pos;
     ASSERT_EQ(pos.set_fen(fen), "");
     std::string error;
@@ -127,12 +145,15 @@ TEST(PerftCrossCheck, ReferencePerftAgreesWithTable) {
     EXPECT_EQ(error, "") << fen;
     EXPECT_EQ(nodes, row.nodes) << fen << " depth " << row.depth;
   }
+  EXPECT_GE(checked, kPerftFens - 1);  // one FEN has only rows above the bound
 }
 
 TEST(PerftCrossCheck, SymmetricPositionsHaveEqualCounts) {
+  std::size_t checked = 0;
   for (const std::string& fen : perft_fens()) {
     const PerftRow row = deepest_row_under(fen, kSymmetryNodes);
     if (row.depth == 0) continue;
+    ++checked;
     for (const auto& [flip, mirror] : {std::pair{true, false}, {false, true}, {true, true}}) {
       const std::string image = transform_fen(fen, flip, mirror);
       Position pos;
@@ -141,6 +162,7 @@ TEST(PerftCrossCheck, SymmetricPositionsHaveEqualCounts) {
           << image << " (flip " << flip << ", mirror " << mirror << ", image of " << fen << ")";
     }
   }
+  EXPECT_GE(checked, kPerftFens - 1);
 }
 
 }  // namespace

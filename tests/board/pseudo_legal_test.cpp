@@ -30,6 +30,7 @@ std::vector<std::uint16_t> generated(const Position& pos) {
 std::vector<std::string> sample_fens() {
   std::vector<std::string> fens = {std::string(kStartFen)};
   for (const std::string& f : perft_fens()) fens.push_back(f);
+  EXPECT_GE(fens.size(), 1 + kPerftFens);
   std::mt19937 rng(7);
   for (int game = 0; game < 20; ++game) {
     Position pos;

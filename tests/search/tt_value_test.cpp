@@ -80,13 +80,17 @@ TEST(TtValue, MateScoresSurviveXorTable) {
 }
 
 TEST(TtValue, MateScoresSurviveEveryScheme) {
+  std::size_t visited = 0;
   for (std::string_view name : kSchemeNames)
     visit_scheme(name, [&](auto tag) {
       using Table = typename decltype(tag)::type;
       auto table = std::make_unique<Table>();
       SCOPED_TRACE(std::string(name));
       round_trip_through(*table);
+      ++visited;
     });
+  EXPECT_EQ(visited, kSchemeNames.size());
+  EXPECT_GE(visited, 7u);  // perthread spinlock mutex tbbspin xor sandwich unprotected
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target fuzz_position (board FEN parsing, ICCS move
+# parsing, make/unmake) with clang++-14 in its own build directory and runs it
+# for a bounded time. Prints executions, time and crashes; exits non-zero on a
+# crash (the input that crashed is left as $XQLAB_FUZZ_BUILD/crash-*).
+#   XQLAB_FUZZ_SECONDS   run time in seconds (default 90)
+#   XQLAB_FUZZ_BUILD     build directory (default build-fuzz)
+#   XQLAB_FUZZ_JOBS      parallel build jobs (default: all cores)
+#   XQLAB_FUZZ_MAX_LEN   longest input in bytes (default 256: a FEN and some
+#                        30 moves; longer inputs cost more per execution than
+#                        they add in coverage)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${XQLAB_FUZZ_SECONDS:-90}
+build=${XQLAB_FUZZ_BUILD:-build-fuzz}
+jobs=${XQLAB_FUZZ_JOBS:-$(nproc)}
+max_len=${XQLAB_FUZZ_MAX_LEN:-256}
+for value in "$seconds" "$max_len"; do
+  if ! [[ $value =~ ^[1-9][0-9]*$ ]]; then
+    echo "fuzz.sh: XQLAB_FUZZ_SECONDS and XQLAB_FUZZ_MAX_LEN must be positive whole numbers, got '$value'" >&2
+    exit 2
+  fi
+done
+command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 is missing (scripts/deps.sh)" >&2; exit 2; }
+
+mkdir -p "$build"
+# Assertions stay on (no NDEBUG): a broken invariant is a finding.
+cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DXQLAB_FUZZ=ON -DXQLAB_LTO=OFF -DXQLAB_NATIVE=OFF \
+  >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
+cmake --build "$build" -j "$jobs" --target fuzz_position
+
+# New inputs go to a scratch corpus; the seed corpus in the repository is read only.
+mkdir -p "$build/corpus"
+rm -f "$build"/crash-* "$build"/leak-* "$build"/timeout-* "$build"/oom-*
+log="$build/fuzz.log"
+status=0
+started=$SECONDS
+"$build/fuzz/fuzz_position" "$build/corpus" fuzz/corpus -dict=fuzz/fen.dict \
+  -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 -artifact_prefix="$build/" >"$log" 2>&1 || status=$?
+
+spent=$((SECONDS - started))
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+crashes=$(find "$build" -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+echo "fuzz_position: ${execs:-?} executions in $spent s, $crashes crashes (log: $log)"
+if [[ $status -eq 72 && $crashes -eq 0 ]]; then  # libFuzzer's -interrupted_exitcode
+  echo "fuzz.sh: the fuzzer was interrupted before its time was up" >&2
+  exit 1
+fi
+if [[ $status -ne 0 || $crashes -ne 0 ]]; then
+  grep -E '^(==|fuzz_position:|SUMMARY|.*runtime error)' "$log" | head -20 >&2 || true
+  echo "fuzz.sh: the fuzzer found a failing input (exit status $status)" >&2
+  exit 1
+fi
