@@ -54,7 +54,7 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& names,
                                      const std::vector<int>& threads) {
   for (const std::string& h : schemes)
     if (!is_scheme_name(h))
-      throw UsageError("unknown hash scheme '" + h + "' (known: " + known_schemes_text() + ")");
+      throw UsageError(unknown_scheme_message(h));
   for (const std::string& b : names) {
     bool any = false;
     for (const std::string& h : schemes) {

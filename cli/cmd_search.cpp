@@ -129,9 +129,6 @@ int cmd_search(const Argv& argv) {
   cfg.hash = args.get("hash", std::string(info->default_hash));
   cfg.threads = int(args.get_int("threads", 1, 1, 256));
   cfg.hash_mib = std::size_t(args.get_int("hash-mb", 16, 1, 1 << 20));
-  if (!is_scheme_name(cfg.hash))
-    throw UsageError("unknown hash scheme '" + cfg.hash + "' (known: " + known_schemes_text() +
-                     ")");
   check_backend_pair(backend, cfg.hash);
   const auto engine = make_backend_or_usage(backend, cfg);
 

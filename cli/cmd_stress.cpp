@@ -18,7 +18,7 @@ int cmd_stress(const Argv& argv) {
   if (!args.has("hash")) throw UsageError("--hash is required (known: " + known_schemes_text() + ")");
   const std::string scheme = args.get("hash");
   if (!is_scheme_name(scheme))
-    throw UsageError("unknown hash scheme '" + scheme + "' (known: " + known_schemes_text() + ")");
+    throw UsageError(unknown_scheme_message(scheme));
 
   StressConfig config;
   config.threads = int(args.get_int("threads", 2, 1, kMaxTableThreads));

@@ -24,9 +24,7 @@ inline std::unique_ptr<Backend> make_backend_or_usage(const std::string& name,
 // Checks a backend name and a (backend, scheme) pair without building anything.
 inline void check_backend_pair(const std::string& name, const std::string& scheme) {
   try {
-    const BackendInfo& info = find_backend(name);
-    if (!info.supports(scheme))
-      throw UsageError("backend '" + name + "' cannot use hash scheme '" + scheme + "'");
+    check_pair(name, scheme);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

@@ -27,6 +27,9 @@ struct SearchStats {
   std::uint64_t joins = 0;          // helpers that joined a split point
   std::uint64_t aborts = 0;         // split points stopped by a cutoff
   double idle_seconds = 0;          // time helpers spent waiting for work
+  // How deep the split machinery reached (split-point backends).
+  std::uint64_t nested_joins = 0;   // joins of a split point made inside another
+  std::uint64_t master_joins = 0;   // joins by an owner waiting for its helpers
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
