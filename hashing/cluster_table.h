@@ -26,6 +26,7 @@
 #include <string>
 
 #include "hashing/entry.h"
+#include "hashing/memory.h"
 #include "hashing/replacement.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -239,6 +240,7 @@ class ClusterTable {
       throw std::invalid_argument("table of " + std::to_string(bytes) +
                                   " bytes is smaller than one bucket (" +
                                   std::to_string(kBucketBytes) + " bytes)");
+    check_fits_in_memory(bytes);
     array_.allocate(bytes / kBucketBytes);
     counters_.resize(threads);
     threads_ = threads;
