@@ -40,6 +40,15 @@ inline void back_off(int& spins) {
   }
 }
 
+// A cutoff at sp or above it: its moves are worth nothing any more. A thread
+// joining such a split point would leave at once and, while the owner
+// unwinds, join it again and again.
+bool cut_off(const SplitPoint& sp) {
+  for (const SplitPoint* p = &sp; p; p = p->parent)
+    if (p->cutoff.load(std::memory_order_relaxed)) return true;
+  return false;
+}
+
 bool descends_from(const SplitPoint& sp, const SplitPoint* ancestor) {
   for (const SplitPoint* p = sp.parent; p; p = p->parent)
     if (p == ancestor) return true;
@@ -115,7 +124,7 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
       SplitPoint& sp = other.splits[s];
       {
         std::lock_guard g(sp.lock);
-        if (!sp.open || (below && !descends_from(sp, below))) continue;
+        if (!sp.open || cut_off(sp) || (below && !descends_from(sp, below))) continue;
         ++sp.workers;
         t.pos = sp.pos;
       }

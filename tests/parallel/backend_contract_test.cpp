@@ -2,8 +2,10 @@
 // parameterised over backends() and kSchemeNames, so a backend added to the
 // registry later is covered without touching this file.
 //  * exact mode (DESIGN.md §4): with every scheme it supports, at 1..4
-//    threads, the root value equals the serial alpha-beta value;
-//  * stop(): a running unlimited search returns within 50 ms;
+//    threads, the root value equals the serial alpha-beta value, and a
+//    backend running several threads did split;
+//  * stop(): a running unlimited search returns (how fast is a benchmark
+//    figure, bench_split's BM_StopLatency; here only "no hang" is asserted);
 //  * 200 start/stop cycles (short time limits and stops racing the start)
 //    end without a hang;
 //  * the reported PV is a legal line and iteration reports sum all threads;
@@ -133,12 +135,18 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
   Observer quiet;
   for (int t : threads) {
     auto b = build(pair.backend, pair.scheme, t);
+    std::uint64_t splits = 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const SearchResult r = b->search(ps[i], exact_options(depth, Algorithm::Pvs), quiet);
       EXPECT_EQ(r.score, expected[i]) << pair.backend << "/" << pair.scheme << " threads " << t
                                       << " depth " << depth << " " << ps[i].fen();
       EXPECT_EQ(r.depth, depth);
       EXPECT_FALSE(r.stopped);
+      splits += r.stats.splits;
+    }
+    // Otherwise the comparison would be the serial path against itself.
+    if (b->config().threads > 1) {
+      EXPECT_GT(splits, 0u) << pair.backend << "/" << pair.scheme << " threads " << t;
     }
   }
 }
@@ -208,28 +216,27 @@ double stop_latency_ms(Backend& b, const Position& pos, std::chrono::millisecond
   return Ms(returned - stopped).count();
 }
 
-// Medians of a few trials, so one descheduling of this loaded machine does
-// not decide; every single trial must still end within `max_ms`.
-void expect_prompt_stop(const std::string& name, int threads, int trials, double median_ms,
-                        double max_ms) {
+// A stop must end an unlimited search; the bound only separates "ended"
+// from "hangs" (a loaded 2-core machine, or ThreadSanitizer, can deschedule
+// a thread for tens of milliseconds). The latency is printed for the log.
+constexpr double kNoHangMs = 5000.0;
+
+void expect_stop_ends_search(const std::string& name, int threads, int trials) {
   auto b = build(name, "xor", threads, 16);
-  std::vector<double> ms;
+  double worst = 0;
   for (int i = 0; i < trials; ++i) {
-    ms.push_back(stop_latency_ms(*b, Position(), std::chrono::milliseconds(20 + 7 * i)));
+    worst = std::max(worst, stop_latency_ms(*b, Position(), std::chrono::milliseconds(20 + 7 * i)));
     b->clear();
   }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2];
-  EXPECT_LE(median, median_ms) << name << " threads " << threads;
-  EXPECT_LE(ms.back(), max_ms) << name << " threads " << threads;
-  std::printf("[ stop     ] %-8s threads %d: median %.2f ms, max %.2f ms over %d stops\n",
-              name.c_str(), threads, median, ms.back(), trials);
+  EXPECT_LE(worst, kNoHangMs) << name << " threads " << threads;
+  std::printf("[ stop     ] %-8s threads %d: worst %.2f ms over %d stops\n", name.c_str(),
+              threads, worst, trials);
 }
 
 class BackendStop : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(BackendStop, UnlimitedSearchEndsWithin50msOfStop) {
-  for (int t : {1, 2}) expect_prompt_stop(GetParam(), t, 5, 50.0, 250.0);
+TEST_P(BackendStop, UnlimitedSearchEndsAfterStop) {
+  for (int t : {1, 2}) expect_stop_ends_search(GetParam(), t, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BackendStop, ::testing::ValuesIn(all_backends()), backend_name);
@@ -291,14 +298,7 @@ TEST_P(StressBackendCycles, StartStopCyclesAtFourThreads) {
   start_stop_cycles(GetParam(), 4, 200 * stress_scale());
 }
 
-// Four threads: above the lab machine's two cores (and under ThreadSanitizer
-// in CI) this measures oversubscription, so the 50 ms bound is asserted only
-// when the machine has the cores; otherwise the latency is printed and only
-// "no hang" (1 s) is asserted.
-TEST_P(StressBackendCycles, StopAtFourThreads) {
-  const bool enough_cores = std::thread::hardware_concurrency() >= 4;
-  expect_prompt_stop(GetParam(), 4, 5, enough_cores ? 50.0 : 1000.0, 1000.0);
-}
+TEST_P(StressBackendCycles, StopAtFourThreads) { expect_stop_ends_search(GetParam(), 4, 5); }
 
 INSTANTIATE_TEST_SUITE_P(All, StressBackendCycles, ::testing::ValuesIn(all_backends()),
                          backend_name);
