@@ -39,7 +39,7 @@ class BackendBase : public Backend {
     const ActiveSearch active(*this, shared);
     SearchResult r;
     {
-      const EndSearch end(*this);
+      const EndSearch end{*this};
       begin_search(pos, shared);
       r = run_search(shared, observer);
     }
