@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "parallel/backend_base.h"
-#include "parallel/factories.h"
 #include "parallel/backend_factory.h"
+#include "parallel/factories.h"
 #include "search/driver.h"
 
 namespace xq {

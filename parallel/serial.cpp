@@ -2,8 +2,8 @@
 // empty hooks. Every speedup and overhead the lab reports is a ratio against it.
 
 #include "parallel/backend_base.h"
-#include "parallel/factories.h"
 #include "parallel/backend_factory.h"
+#include "parallel/factories.h"
 #include "search/driver.h"
 
 namespace xq {

@@ -6,8 +6,8 @@
 #include <chrono>
 
 #include "parallel/backend_base.h"
-#include "parallel/factories.h"
 #include "parallel/backend_factory.h"
+#include "parallel/factories.h"
 #include "search/driver.h"
 
 #if defined(__x86_64__) || defined(__i386__)

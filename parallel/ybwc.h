@@ -1,5 +1,5 @@
 // Young Brothers Wait Concept (Feldmann) with split points, on a pool of
-// persistent std::threads.
+// persistent threads of a ThreadPool (thread_pool.h).
 //
 // A node offers itself to the pool only after its eldest brother is searched
 // (Step 8 of the node function; at any later move too, so a thread that falls
