@@ -14,6 +14,11 @@
 //    position, all features) through the registry; the counter nps is the
 //    backend's node rate, so serial vs ybwc/pvsplit at 1 thread is the
 //    per-node cost of the hooks.
+//  * BM_StopLatency/<backend>/<threads>: milliseconds from stop() until an
+//    unlimited search of the start position returns, the stop coming 20-50
+//    ms after the first iteration was reported (manual time = the latency;
+//    counters median_ms and max_ms over the iterations). The tests assert
+//    only that a stop ends a search; this is the figure for how fast.
 //  * BM_Suite/<backend>/<threads>/<min_split_depth>: time to depth on the
 //    opening suite (depth $XQLAB_SPLIT_DEPTH, default 7; fresh tables per
 //    position), manual time = summed search time; counter nodes. Used to tune
@@ -22,9 +27,15 @@
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "board/movegen.h"
 #include "lab/suite.h"
@@ -114,6 +125,57 @@ void BM_NodeRate(benchmark::State& state, const char* backend) {
 BENCHMARK_CAPTURE(BM_NodeRate, serial, "serial")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_NodeRate, ybwc, "ybwc")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_NodeRate, pvsplit, "pvsplit")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Wakes the benchmark once the search has reported its first iteration.
+class FirstIteration final : public Observer {
+ public:
+  void on_iteration(const SearchResult&) override {
+    std::lock_guard lock(mutex_);
+    started_ = true;
+    cv_.notify_all();
+  }
+  void wait() {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return started_; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool started_ = false;
+};
+
+void BM_StopLatency(benchmark::State& state, const char* backend) {
+  using Clock = std::chrono::steady_clock;
+  BackendConfig c;
+  c.threads = int(state.range(0));
+  c.hash_mib = 16;
+  auto b = make_backend(backend, c);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    FirstIteration observer;
+    Clock::time_point returned;
+    std::thread searcher([&] {
+      b->search(Position(), SearchOptions{}, observer);
+      returned = Clock::now();
+    });
+    observer.wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20 + 10 * (ms.size() % 4)));
+    const Clock::time_point stopped = Clock::now();
+    b->stop();
+    searcher.join();
+    const std::chrono::duration<double> latency = returned - stopped;
+    state.SetIterationTime(latency.count());
+    ms.push_back(latency.count() * 1000.0);
+    b->clear();
+  }
+  std::sort(ms.begin(), ms.end());
+  state.counters["median_ms"] = ms[ms.size() / 2];
+  state.counters["max_ms"] = ms.back();
+}
+BENCHMARK_CAPTURE(BM_StopLatency, serial, "serial")->Arg(1)->Iterations(20)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StopLatency, ybwc, "ybwc")->Arg(1)->Arg(2)->Arg(4)->Iterations(20)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_StopLatency, pvsplit, "pvsplit")->Arg(1)->Arg(2)->Arg(4)->Iterations(20)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 std::vector<Position> opening_suite() {
   std::vector<Position> out;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "hashing/bucket_array.h"
+#include "hashing/memory.h"
 
 namespace xq {
 
@@ -101,6 +102,7 @@ class ClusterTable {
       throw std::invalid_argument("table of " + std::to_string(bytes) +
                                   " bytes is smaller than one bucket (" +
                                   std::to_string(kBucketBytes) + " bytes)");
+    check_fits_in_memory(bytes);
     array_.allocate(bytes / kBucketBytes);
     counters_.resize(threads);
     threads_ = threads;

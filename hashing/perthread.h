@@ -45,6 +45,7 @@ class PerThreadTable {
       throw std::invalid_argument("table of " + std::to_string(bytes) + " bytes split over " +
                                   std::to_string(threads) + " threads leaves less than one " +
                                   std::to_string(kBucketBytes) + "-byte bucket each");
+    check_fits_in_memory(bytes);
     std::vector<BucketArray<Layout>> fresh(static_cast<std::size_t>(threads));
     for (auto& t : fresh) t.allocate(per_table / kBucketBytes);
     tables_ = std::move(fresh);

@@ -56,6 +56,11 @@ inline std::string known_schemes_text() {
   return s;
 }
 
+// The one wording of the error for a scheme name that is not in the list.
+inline std::string unknown_scheme_message(std::string_view name) {
+  return "unknown hash scheme '" + std::string(name) + "' (known: " + known_schemes_text() + ")";
+}
+
 // Calls f(std::type_identity<Table>{}) for the scheme called `name`; every call
 // must return the same type. Throws std::invalid_argument for unknown names.
 template <class F>
@@ -68,8 +73,7 @@ decltype(auto) visit_scheme(std::string_view name, F&& f) {
   if (name == SandwichTable::kName) return std::forward<F>(f)(std::type_identity<SandwichTable>{});
   if (name == UnprotectedTable::kName)
     return std::forward<F>(f)(std::type_identity<UnprotectedTable>{});
-  throw std::invalid_argument("unknown hash scheme '" + std::string(name) +
-                              "' (known: " + known_schemes_text() + ")");
+  throw std::invalid_argument(unknown_scheme_message(name));
 }
 
 }  // namespace xq

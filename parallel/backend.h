@@ -63,6 +63,9 @@ struct BackendInfo {
 const std::vector<BackendInfo>& backends();
 // Throws std::invalid_argument ("unknown backend 'x' (known: ...)").
 const BackendInfo& find_backend(std::string_view name);
+// The one (backend, scheme) check: throws std::invalid_argument for an unknown
+// backend, an unknown scheme, or a scheme the backend cannot use.
+const BackendInfo& check_pair(std::string_view backend, std::string_view scheme);
 std::unique_ptr<Backend> make_backend(std::string_view name, const BackendConfig& config);
 
 }  // namespace xq

@@ -1,11 +1,14 @@
 // Bookkeeping every backend shares, so each backend file holds only its own
 // parallel machinery: the configuration, the table (configured for the
-// backend's thread count), routing stop() to the running search, the table's
-// generation and torn-entry count per search, and summing per-thread stats.
+// backend's thread count), and the one body of Backend::search. A backend
+// supplies the parts that differ: readying its threads, running the search
+// on the caller's thread, parking its threads, and summing their counters.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "parallel/backend.h"
 #include "search/search.h"
@@ -25,12 +28,55 @@ class BackendBase : public Backend {
     if (current_) current_->stop.store(true, std::memory_order_relaxed);
   }
 
+  // Template method: the steps are the same for every backend. end_search()
+  // runs on every path, a throw from run_search() (an Observer's, say)
+  // included, so no helper outlives the search frame it works on and the
+  // backend stays usable; the exception then reaches the caller.
+  SearchResult search(const Position& pos, const SearchOptions& options,
+                      Observer& observer) final {
+    SearchShared shared;
+    shared.options = options;
+    const ActiveSearch active(*this, shared);
+    SearchResult r;
+    {
+      const EndSearch end{*this};
+      begin_search(pos, shared);
+      r = run_search(shared, observer);
+    }
+    r.stats = thread_stats();
+    r.stats.tt_torn = tt_.counters().torn_detected - active.torn_before();
+    return r;
+  }
+
  protected:
-  // One search in progress: while it lives, stop() reaches `shared`. Starts a
-  // new table generation and counts the torn entries the search ran into.
-  class Running {
+  // Readies the backend's threads for a search of `pos` (helpers may start).
+  virtual void begin_search(const Position& pos, SearchShared& shared) = 0;
+  // Runs iterative deepening on the caller's thread until a limit or stop.
+  virtual SearchResult run_search(SearchShared& shared, Observer& observer) = 0;
+  // Returns once no helper touches search state; called after run_search()
+  // returns or throws, and after a begin_search() that threw.
+  virtual void end_search() noexcept {}
+  // The counters summed over every thread (called after end_search()).
+  virtual SearchStats thread_stats() const = 0;
+
+  // Thread ids index the table's per-thread slots without a check on the hot
+  // path, so a backend states here, once, how many threads it runs.
+  void require_thread_slots(int threads) const {
+    if (threads > tt_.threads())
+      throw std::invalid_argument("backend runs " + std::to_string(threads) +
+                                  " threads but its table has " + std::to_string(tt_.threads()) +
+                                  " thread slots");
+  }
+
+  BackendConfig config_;
+  Table tt_;
+
+ private:
+  // While it lives, stop() reaches `shared`. Starts a new table generation
+  // and remembers the torn-entry count, to report the search's own.
+  class ActiveSearch {
    public:
-    Running(BackendBase& b, SearchShared& shared) : b_(b) {
+    ActiveSearch(BackendBase& b, SearchShared& shared) : b_(b) {
       {
         std::lock_guard lock(b_.mutex_);
         b_.current_ = &shared;
@@ -38,29 +84,24 @@ class BackendBase : public Backend {
       b_.tt_.new_search();
       torn_before_ = b_.tt_.counters().torn_detected;
     }
-    ~Running() {
+    ~ActiveSearch() {
       std::lock_guard lock(b_.mutex_);
       b_.current_ = nullptr;
     }
-    Running(const Running&) = delete;
-    Running& operator=(const Running&) = delete;
-
-    // Sets r's stats: the threads' summed counters plus the table's
-    // torn-entry count for this search.
-    void finish(SearchResult& r, const SearchStats& summed) const {
-      r.stats = summed;
-      r.stats.tt_torn = b_.tt_.counters().torn_detected - torn_before_;
-    }
+    ActiveSearch(const ActiveSearch&) = delete;
+    ActiveSearch& operator=(const ActiveSearch&) = delete;
+    std::uint64_t torn_before() const { return torn_before_; }
 
    private:
     BackendBase& b_;
     std::uint64_t torn_before_ = 0;
   };
 
-  BackendConfig config_;
-  Table tt_;
+  struct EndSearch {
+    BackendBase& b;
+    ~EndSearch() { b.end_search(); }
+  };
 
- private:
   std::mutex mutex_;
   SearchShared* current_ = nullptr;  // guarded by mutex_
 };

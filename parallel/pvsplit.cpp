@@ -16,12 +16,13 @@
 // node splits, so at most one split is active and one flag suffices.
 #include <omp.h>
 
+#include <exception>
 #include <mutex>
 #include <vector>
 
 #include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
 #include "parallel/factories.h"
-#include "parallel/table_setup.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -79,10 +80,16 @@ class PvHooks : public SerialHooks {
     PvLine line;  // the line of the move that last raised alpha
     bool has_line = false;
     const int n = int(moves.size());
+    // Team threads that took part: each writes its own element.
+    std::vector<char> joined(std::size_t(st_.threads), 0);
     auto body = [&](int i) {
       if (st_.cutoff.load(std::memory_order_relaxed)) return;
       const int tid = omp_get_thread_num();
       Worker& tw = tid == 0 ? w : *workers[std::size_t(tid)];
+      if (tid != 0 && !joined[std::size_t(tid)]) {
+        joined[std::size_t(tid)] = 1;
+        ++tw.stats.joins;
+      }
       Value a;
       {
         std::lock_guard g(lock);
@@ -108,16 +115,30 @@ class PvHooks : public SerialHooks {
       }
     };
 
+    // An exception must not leave an OpenMP region (that terminates): the
+    // first one is kept, the rest of the team cut off, and it is rethrown
+    // once the region is over.
+    std::exception_ptr error;
+    auto guarded = [&](int i) {
+      try {
+        body(i);
+      } catch (...) {
+        std::lock_guard g(lock);
+        if (!error) error = std::current_exception();
+        st_.cutoff.store(true, std::memory_order_relaxed);
+      }
+    };
     st_.in_region = true;
     if (st_.dynamic) {
 #pragma omp parallel for num_threads(st_.threads) schedule(dynamic, 1)
-      for (int i = 0; i < n; ++i) body(i);
+      for (int i = 0; i < n; ++i) guarded(i);
     } else {
 #pragma omp parallel for num_threads(st_.threads) schedule(static, 1)
-      for (int i = 0; i < n; ++i) body(i);
+      for (int i = 0; i < n; ++i) guarded(i);
     }
     st_.in_region = false;
     st_.cutoff.store(false, std::memory_order_relaxed);
+    if (error) std::rethrow_exception(error);
 
     ctx.alpha = alpha;
     ctx.best_value = best;
@@ -145,30 +166,31 @@ class PvSplitBackend final : public BackendBase<Table> {
     state_.min_split_depth = c.min_split_depth;
     state_.dynamic = c.omp_dynamic;
     state_.workers = &workers_;
+    this->require_thread_slots(c.threads);
   }
   std::string_view name() const override { return "pvsplit"; }
-
-  SearchResult search(const Position& pos, const SearchOptions& options,
-                      Observer& observer) override {
-    SearchShared shared;
-    shared.options = options;
-    const typename BackendBase<Table>::Running run(*this, shared);
-    for (auto& w : workers_) reset_worker(*w, pos);
-    state_.in_region = false;
-    state_.cutoff.store(false, std::memory_order_relaxed);
-    state_.shared = &shared;
-    PvHooks hooks(state_);
-    Search<Table, PvHooks> search(this->tt_, hooks, shared);
-    SearchResult r = iterative_deepening(search, *workers_[0], shared, &observer);
-    SearchStats summed = workers_[0]->stats;
-    hooks.add_helper_stats(summed);
-    run.finish(r, summed);
-    return r;
-  }
 
   void clear() override {
     this->tt_.clear();
     for (auto& w : workers_) w->clear_heuristics();
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    for (auto& w : workers_) reset_worker(*w, pos);
+    state_.in_region = false;
+    state_.cutoff.store(false, std::memory_order_relaxed);
+    state_.shared = &shared;
+  }
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    PvHooks hooks(state_);
+    Search<Table, PvHooks> search(this->tt_, hooks, shared);
+    return iterative_deepening(search, *workers_[0], shared, &observer);
+  }
+  SearchStats thread_stats() const override {
+    SearchStats s;
+    for (const auto& w : workers_) s += w->stats;
+    return s;
   }
 
  private:
@@ -181,7 +203,6 @@ class PvSplitBackend final : public BackendBase<Table> {
 bool pvsplit_supports(std::string_view scheme) { return is_scheme_name(scheme); }
 
 std::unique_ptr<Backend> make_pvsplit_backend(const BackendConfig& config) {
-  validate_config(config, "pvsplit");
   return make_for_scheme<PvSplitBackend>(config);
 }
 

@@ -1,6 +1,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hashing/schemes.h"
 #include "parallel/backend.h"
 #include "parallel/factories.h"
 
@@ -28,12 +29,17 @@ const BackendInfo& find_backend(std::string_view name) {
   throw std::invalid_argument("unknown backend '" + std::string(name) + "' (known: " + known + ")");
 }
 
+const BackendInfo& check_pair(std::string_view backend, std::string_view scheme) {
+  const BackendInfo& info = find_backend(backend);
+  if (!is_scheme_name(scheme)) throw std::invalid_argument(unknown_scheme_message(scheme));
+  if (!info.supports(scheme))
+    throw std::invalid_argument("backend '" + std::string(backend) + "' cannot use hash scheme '" +
+                                std::string(scheme) + "'");
+  return info;
+}
+
 std::unique_ptr<Backend> make_backend(std::string_view name, const BackendConfig& config) {
-  const BackendInfo& info = find_backend(name);
-  if (!info.supports(config.hash))
-    throw std::invalid_argument("backend '" + std::string(name) + "' cannot use hash scheme '" +
-                                config.hash + "'");
-  return info.make(config);
+  return check_pair(name, config.hash).make(config);
 }
 
 }  // namespace xq

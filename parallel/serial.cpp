@@ -2,8 +2,8 @@
 // empty hooks. Every speedup and overhead the lab reports is a ratio against it.
 
 #include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
 #include "parallel/factories.h"
-#include "parallel/table_setup.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -13,26 +13,24 @@ template <class Table>
 class SerialBackend final : public BackendBase<Table> {
  public:
   explicit SerialBackend(const BackendConfig& c)
-      : BackendBase<Table>(single_thread(c)), worker_(std::make_unique<Worker>(0)) {}
-  std::string_view name() const override { return "serial"; }
-
-  SearchResult search(const Position& pos, const SearchOptions& options,
-                      Observer& observer) override {
-    SearchShared shared;
-    shared.options = options;
-    const typename BackendBase<Table>::Running run(*this, shared);
-    reset_worker(*worker_, pos);
-    SerialHooks hooks;
-    Search<Table, SerialHooks> search(this->tt_, hooks, shared);
-    SearchResult r = iterative_deepening(search, *worker_, shared, &observer);
-    run.finish(r, worker_->stats);
-    return r;
+      : BackendBase<Table>(single_thread(c)), worker_(std::make_unique<Worker>(0)) {
+    this->require_thread_slots(1);
   }
+  std::string_view name() const override { return "serial"; }
 
   void clear() override {
     this->tt_.clear();
     worker_->clear_heuristics();
   }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared&) override { reset_worker(*worker_, pos); }
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    SerialHooks hooks;
+    Search<Table, SerialHooks> search(this->tt_, hooks, shared);
+    return iterative_deepening(search, *worker_, shared, &observer);
+  }
+  SearchStats thread_stats() const override { return worker_->stats; }
 
  private:
   static BackendConfig single_thread(BackendConfig c) {
@@ -47,7 +45,6 @@ class SerialBackend final : public BackendBase<Table> {
 bool serial_supports(std::string_view scheme) { return is_scheme_name(scheme); }
 
 std::unique_ptr<Backend> make_serial_backend(const BackendConfig& config) {
-  validate_config(config, "serial");
   return make_for_scheme<SerialBackend>(config);
 }
 

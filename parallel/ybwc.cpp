@@ -6,8 +6,8 @@
 #include <chrono>
 
 #include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
 #include "parallel/factories.h"
-#include "parallel/table_setup.h"
 #include "search/driver.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -40,6 +40,15 @@ inline void back_off(int& spins) {
   }
 }
 
+// A cutoff at sp or above it: its moves are worth nothing any more. A thread
+// joining such a split point would leave at once and, while the owner
+// unwinds, join it again and again.
+bool cut_off(const SplitPoint& sp) {
+  for (const SplitPoint* p = &sp; p; p = p->parent)
+    if (p->cutoff.load(std::memory_order_relaxed)) return true;
+  return false;
+}
+
 bool descends_from(const SplitPoint& sp, const SplitPoint* ancestor) {
   for (const SplitPoint* p = sp.parent; p; p = p->parent)
     if (p == ancestor) return true;
@@ -50,70 +59,55 @@ bool descends_from(const SplitPoint& sp, const SplitPoint* ancestor) {
 
 Pool::Pool(const BackendConfig& config)
     : min_split_depth_(std::max<Depth>(config.min_split_depth, 1)),
-      max_splits_(std::max(config.max_splits_per_thread, 1)) {
+      max_splits_(std::max(config.max_splits_per_thread, 1)),
+      os_threads_(config.threads) {
   for (int i = 0; i < config.threads; ++i)
     threads_.push_back(std::make_unique<Thread>(i, max_splits_));
-  for (int i = 1; i < config.threads; ++i)
-    os_threads_.emplace_back([this, i] { helper_main(thread(i)); });
 }
 
-Pool::~Pool() {
-  {
-    std::lock_guard g(park_mutex_);
-    quit_ = true;
-  }
-  wake_cv_.notify_all();
-  for (std::thread& t : os_threads_) t.join();
-}
+Pool::~Pool() { end_search(); }
 
 void Pool::clear() {
   for (auto& t : threads_) t->clear_heuristics();
 }
 
 void Pool::begin_search(const Position& pos, SearchShared& shared) {
-  std::lock_guard g(park_mutex_);
   shared_ = &shared;
+  idle_.store(0, std::memory_order_relaxed);
   for (auto& t : threads_) {
     reset_worker(*t, pos);
     t->active = nullptr;
     t->split_count.store(0, std::memory_order_relaxed);
   }
-  ++generation_;
   searching_.store(true, std::memory_order_release);
-  wake_cv_.notify_all();
+  // The pool's wake-up happens after the writes above (it takes a mutex).
+  os_threads_.run([this](int id) { look_for_work(thread(id)); });
 }
 
-void Pool::end_search() {
-  std::unique_lock g(park_mutex_);
+void Pool::end_search() noexcept {
   searching_.store(false, std::memory_order_release);
-  parked_cv_.wait(g, [&] { return parked_ == size() - 1; });
+  try {
+    os_threads_.wait_parked();
+  } catch (...) {
+    // A helper's search threw (only std::bad_alloc can): the search it served
+    // is over either way, and the owner reports its own result.
+  }
 }
 
-void Pool::helper_main(Thread& t) {
-  std::uint64_t seen = 0;
-  while (true) {
-    {
-      std::unique_lock g(park_mutex_);
-      ++parked_;
-      parked_cv_.notify_all();
-      wake_cv_.wait(g, [&] { return quit_ || (generation_ != seen && searching_.load()); });
-      --parked_;
-      if (quit_) return;
-      seen = generation_;
+// A helper's job for one search: join split points until the search ends.
+void Pool::look_for_work(Thread& t) {
+  idle_.fetch_add(1, std::memory_order_relaxed);
+  Clock::time_point idle_since = Clock::now();
+  int spins = 0;
+  while (searching_.load(std::memory_order_acquire)) {
+    if (try_join(t, nullptr, &idle_since)) {
+      spins = 0;
+      continue;
     }
-    idle_.fetch_add(1, std::memory_order_relaxed);
-    Clock::time_point idle_since = Clock::now();
-    int spins = 0;
-    while (searching_.load(std::memory_order_acquire)) {
-      if (try_join(t, nullptr, &idle_since)) {
-        spins = 0;
-        continue;
-      }
-      back_off(spins);
-    }
-    idle_.fetch_sub(1, std::memory_order_relaxed);
-    t.stats.idle_seconds += std::chrono::duration<double>(Clock::now() - idle_since).count();
+    back_off(spins);
   }
+  idle_.fetch_sub(1, std::memory_order_relaxed);
+  t.stats.idle_seconds += std::chrono::duration<double>(Clock::now() - idle_since).count();
 }
 
 // Finds an open split point (one below `below` when given), joins it and
@@ -130,7 +124,7 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
       SplitPoint& sp = other.splits[s];
       {
         std::lock_guard g(sp.lock);
-        if (!sp.open || (below && !descends_from(sp, below))) continue;
+        if (!sp.open || cut_off(sp) || (below && !descends_from(sp, below))) continue;
         ++sp.workers;
         t.pos = sp.pos;
       }
@@ -146,14 +140,22 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
             std::chrono::duration<double>(Clock::now() - *idle_since).count();
       }
       ++t.stats.joins;
+      if (sp.parent) ++t.stats.nested_joins;
+      if (below) ++t.stats.master_joins;
       SplitPoint* const saved = t.active;
       t.active = &sp;
-      run_moves(t, sp);
-      t.active = saved;
-      {
+      const auto leave = [&] {
+        t.active = saved;
         std::lock_guard g(sp.lock);
         --sp.workers;
+      };
+      try {
+        run_moves(t, sp);
+      } catch (...) {
+        leave();  // the owner must not wait for this thread
+        throw;
       }
+      leave();
       if (idle_since) {
         idle_.fetch_add(1, std::memory_order_relaxed);
         *idle_since = Clock::now();
@@ -220,7 +222,14 @@ void Pool::wait_for_helpers(Thread& t, SplitPoint& sp) {
   Clock::time_point idle_since = Clock::now();
   int spins = 0;
   while (!finished()) {
-    if (try_join(t, &sp, &idle_since)) {
+    bool joined;
+    try {
+      joined = try_join(t, &sp, &idle_since);
+    } catch (...) {
+      idle_.fetch_sub(1, std::memory_order_relaxed);
+      throw;
+    }
+    if (joined) {
       t.pos = sp.pos;  // joining replaced the position with the helped node's
       spins = 0;
     } else {
@@ -229,6 +238,27 @@ void Pool::wait_for_helpers(Thread& t, SplitPoint& sp) {
   }
   idle_.fetch_sub(1, std::memory_order_relaxed);
   t.stats.idle_seconds += std::chrono::duration<double>(Clock::now() - idle_since).count();
+}
+
+// The owner's child search threw: cut the split point off so its helpers
+// unwind at their next node, and wait (without helping) until they have left,
+// since the node's frame, the picker and the closure die with the exception.
+void Pool::abandon(Thread& t, SplitPoint& sp, int index) noexcept {
+  sp.cutoff.store(true, std::memory_order_relaxed);
+  int spins = 0;
+  while (true) {
+    {
+      std::lock_guard g(sp.lock);
+      sp.open = false;
+      if (sp.workers == 1) {
+        sp.workers = 0;
+        break;
+      }
+    }
+    back_off(spins);
+  }
+  t.active = sp.parent;
+  t.split_count.store(index, std::memory_order_relaxed);
 }
 
 void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure) {
@@ -256,8 +286,13 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
   t.active = &sp;
   ++t.stats.splits;
 
-  run_moves(t, sp);
-  wait_for_helpers(t, sp);
+  try {
+    run_moves(t, sp);
+    wait_for_helpers(t, sp);
+  } catch (...) {
+    abandon(t, sp, index);
+    throw;
+  }
   t.active = sp.parent;
   t.split_count.store(index, std::memory_order_relaxed);
 
@@ -277,28 +312,30 @@ namespace {
 template <class Table>
 class YbwcBackend final : public BackendBase<Table> {
  public:
-  explicit YbwcBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c) {}
-  std::string_view name() const override { return "ybwc"; }
-
-  SearchResult search(const Position& pos, const SearchOptions& options,
-                      Observer& observer) override {
-    SearchShared shared;
-    shared.options = options;
-    const typename BackendBase<Table>::Running run(*this, shared);
-    pool_.begin_search(pos, shared);
-    ybwc::Hooks hooks(pool_);
-    Search<Table, ybwc::Hooks> search(this->tt_, hooks, shared);
-    SearchResult r = iterative_deepening(search, pool_.thread(0), shared, &observer);
-    pool_.end_search();
-    SearchStats summed = pool_.thread(0).stats;
-    hooks.add_helper_stats(summed);
-    run.finish(r, summed);
-    return r;
+  explicit YbwcBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c) {
+    this->require_thread_slots(pool_.size());
   }
+  std::string_view name() const override { return "ybwc"; }
 
   void clear() override {
     this->tt_.clear();
     pool_.clear();
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    pool_.begin_search(pos, shared);
+  }
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    ybwc::Hooks hooks(pool_);
+    Search<Table, ybwc::Hooks> search(this->tt_, hooks, shared);
+    return iterative_deepening(search, pool_.thread(0), shared, &observer);
+  }
+  void end_search() noexcept override { pool_.end_search(); }
+  SearchStats thread_stats() const override {
+    SearchStats s;
+    for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
+    return s;
   }
 
  private:
@@ -310,7 +347,6 @@ class YbwcBackend final : public BackendBase<Table> {
 bool ybwc_supports(std::string_view scheme) { return is_scheme_name(scheme); }
 
 std::unique_ptr<Backend> make_ybwc_backend(const BackendConfig& config) {
-  validate_config(config, "ybwc");
   return make_for_scheme<YbwcBackend>(config);
 }
 

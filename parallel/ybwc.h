@@ -1,5 +1,5 @@
 // Young Brothers Wait Concept (Feldmann) with split points, on a pool of
-// persistent std::threads.
+// persistent threads of a ThreadPool (thread_pool.h).
 //
 // A node offers itself to the pool only after its eldest brother is searched
 // (Step 8 of the node function; at any later move too, so a thread that falls
@@ -23,14 +23,13 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "parallel/backend.h"
+#include "parallel/thread_pool.h"
 #include "search/hooks.h"
 #include "search/search.h"
 
@@ -95,6 +94,9 @@ inline bool chain_cut(const Thread& t) {
   return false;
 }
 
+// The split points of a search and the threads that serve them. The OS
+// threads come from a ThreadPool; ybwc gives each helper one job per search:
+// look for open split points until the search ends.
 class Pool {
  public:
   explicit Pool(const BackendConfig& config);
@@ -106,10 +108,12 @@ class Pool {
   Thread& thread(int i) { return *threads_[std::size_t(i)]; }
   const Thread& thread(int i) const { return *threads_[std::size_t(i)]; }
 
-  // Resets every thread for a search of `pos` and wakes the helpers.
+  // Resets every thread for a search of `pos` and sets the helpers looking
+  // for split points.
   void begin_search(const Position& pos, SearchShared& shared);
-  // Parks the helpers; returns once none touches search state any more.
-  void end_search();
+  // Ends the helpers' job; returns once none touches search state any more.
+  // Safe to call when no search was begun, and twice.
+  void end_search() noexcept;
   // Forgets history and killers.
   void clear();
 
@@ -117,31 +121,29 @@ class Pool {
     return ctx.depth >= min_split_depth_ && idle_.load(std::memory_order_relaxed) > 0 &&
            t.split_count.load(std::memory_order_relaxed) < max_splits_;
   }
+  // Publishes ctx as a split point owned by t, takes its moves with the
+  // helpers that join, and returns once every helper has left it. Should the
+  // owner's child search throw, the split point is cut off and emptied of
+  // helpers before the exception leaves (the node's frame dies with it).
   void split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure);
 
  private:
   bool stopped(const Thread& t) const { return shared_->stopped() || chain_cut(t); }
   void run_moves(Thread& t, SplitPoint& sp);
   void wait_for_helpers(Thread& t, SplitPoint& sp);
+  void abandon(Thread& t, SplitPoint& sp, int index) noexcept;
   bool try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_since);
-  void helper_main(Thread& t);
+  void look_for_work(Thread& t);
 
   const Depth min_split_depth_;
   const int max_splits_;
   std::vector<std::unique_ptr<Thread>> threads_;
-  std::vector<std::thread> os_threads_;
   SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
 
   alignas(64) std::atomic<int> idle_{0};  // helpers looking for a split point
   std::atomic<bool> searching_{false};
-
-  // Parking between searches.
-  std::mutex park_mutex_;
-  std::condition_variable wake_cv_;
-  std::condition_variable parked_cv_;
-  std::uint64_t generation_ = 0;  // guarded by park_mutex_: bumped per search
-  int parked_ = 0;                // guarded by park_mutex_
-  bool quit_ = false;             // guarded by park_mutex_
+  // Declared last: its helpers are joined before the threads above go away.
+  ThreadPool os_threads_;
 };
 
 // The hooks policy the node function is compiled with.

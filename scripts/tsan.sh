@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ThreadSanitizer pass over the race-prone suites (label `stress`: hash-table
-# races and the parallel backends), built with clang 14 and LLVM's OpenMP
-# runtime. libgomp is not instrumented, so under gcc TSan cannot see OpenMP's
+# races and the parallel backends; tests/parallel/stress_reach_test.cpp
+# asserts that they reach nested split points, helpful-master joins, aborts
+# and table cutoffs for every backend/scheme pair), built with clang 14 and
+# LLVM's OpenMP runtime. libgomp is not instrumented, so under gcc TSan cannot see OpenMP's
 # fork/join and reports false races in pvsplit; libomp with the Archer tool
 # tells TSan about them. ignore_noninstrumented_modules keeps reports from the
 # uninstrumented runtime libraries themselves out; the project's code is all

@@ -19,6 +19,8 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   joins += o.joins;
   aborts += o.aborts;
   idle_seconds += o.idle_seconds;
+  nested_joins += o.nested_joins;
+  master_joins += o.master_joins;
   return *this;
 }
 

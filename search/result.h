@@ -71,6 +71,9 @@ struct SearchStats {
   Counter joins;             // helpers that joined a split point
   Counter aborts;            // split points stopped by a cutoff
   RelaxedCounter<double> idle_seconds;  // time helpers spent waiting for work
+  // How deep the split machinery reached (split-point backends).
+  Counter nested_joins;      // joins of a split point made inside another
+  Counter master_joins;      // joins by an owner waiting for its helpers
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {

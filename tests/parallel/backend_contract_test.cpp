@@ -2,8 +2,10 @@
 // parameterised over backends() and kSchemeNames, so a backend added to the
 // registry later is covered without touching this file.
 //  * exact mode (DESIGN.md §4): with every scheme it supports, at 1..4
-//    threads, the root value equals the serial alpha-beta value;
-//  * stop(): a running unlimited search returns within 50 ms;
+//    threads, the root value equals the serial alpha-beta value, and a
+//    backend running several threads did split;
+//  * stop(): a running unlimited search returns (how fast is a benchmark
+//    figure, bench_split's BM_StopLatency; here only "no hang" is asserted);
 //  * 200 start/stop cycles (short time limits and stops racing the start)
 //    end without a hang;
 //  * the reported PV is a legal line and iteration reports sum all threads;
@@ -111,9 +113,11 @@ std::vector<Pair> all_pairs() {
   return out;
 }
 
-std::vector<std::string> all_backends() {
+// with_serial = false: the backends that run several threads.
+std::vector<std::string> all_backends(bool with_serial = true) {
   std::vector<std::string> out;
-  for (const BackendInfo& b : backends()) out.emplace_back(b.name);
+  for (const BackendInfo& b : backends())
+    if (with_serial || b.name != "serial") out.emplace_back(b.name);
   return out;
 }
 
@@ -131,14 +135,23 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
   auto& expected = cache[{&ps, depth}];
   if (expected.empty()) expected = reference_values(ps, depth);
   Observer quiet;
+  std::vector<int> ran;  // thread counts the backend really ran (serial: 1 only)
   for (int t : threads) {
     auto b = build(pair.backend, pair.scheme, t);
+    if (std::find(ran.begin(), ran.end(), b->config().threads) != ran.end()) continue;
+    ran.push_back(b->config().threads);
+    std::uint64_t splits = 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const SearchResult r = b->search(ps[i], exact_options(depth, Algorithm::Pvs), quiet);
       EXPECT_EQ(r.score, expected[i]) << pair.backend << "/" << pair.scheme << " threads " << t
                                       << " depth " << depth << " " << ps[i].fen();
       EXPECT_EQ(r.depth, depth);
       EXPECT_FALSE(r.stopped);
+      splits += r.stats.splits;
+    }
+    // Otherwise the comparison would be the serial path against itself.
+    if (b->config().threads > 1) {
+      EXPECT_GT(splits, 0u) << pair.backend << "/" << pair.scheme << " threads " << t;
     }
   }
 }
@@ -153,10 +166,14 @@ TEST_P(BackendExact, EqualsSerialAlphaBetaAtDepth4On24Positions) {
 
 INSTANTIATE_TEST_SUITE_P(All, BackendExact, ::testing::ValuesIn(all_pairs()), pair_name);
 
-class StressBackendExact : public ::testing::TestWithParam<Pair> {};
+class StressBackendExact : public ::testing::TestWithParam<std::string> {};
 
 // Bounded for the ThreadSanitizer pass in CI: two openings and two random
-// positions (times XQLAB_STRESS_SCALE) one ply deeper, at 2 and 4 threads.
+// positions (times XQLAB_STRESS_SCALE) one ply deeper than the unit suite,
+// at 4 threads (min_split_depth 2 at 3 threads is StressReach's part), for
+// the backends that run several threads (serial is the unit suite's).
+// One test per backend over its schemes, so the reference is computed once
+// per process.
 TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
   static const std::vector<Position> ps = [] {
     const int randoms = 2 * stress_scale();
@@ -164,10 +181,17 @@ TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
     v.erase(v.begin() + 2, v.end() - randoms);
     return v;
   }();
-  expect_exact(GetParam(), ps, 5, {2, 4});
+  int pairs = 0;
+  for (const Pair& pair : all_pairs()) {
+    if (pair.backend != GetParam()) continue;
+    expect_exact(pair, ps, 5, {4});
+    ++pairs;
+  }
+  EXPECT_GE(pairs, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, StressBackendExact, ::testing::ValuesIn(all_pairs()), pair_name);
+INSTANTIATE_TEST_SUITE_P(All, StressBackendExact, ::testing::ValuesIn(all_backends(false)),
+                         backend_name);
 
 // Runs an unlimited search on another thread, waits until its first
 // iteration is reported plus `delay`, calls stop() and returns the
@@ -208,28 +232,27 @@ double stop_latency_ms(Backend& b, const Position& pos, std::chrono::millisecond
   return Ms(returned - stopped).count();
 }
 
-// Medians of a few trials, so one descheduling of this loaded machine does
-// not decide; every single trial must still end within `max_ms`.
-void expect_prompt_stop(const std::string& name, int threads, int trials, double median_ms,
-                        double max_ms) {
+// A stop must end an unlimited search; the bound only separates "ended"
+// from "hangs" (a loaded 2-core machine, or ThreadSanitizer, can deschedule
+// a thread for tens of milliseconds). The latency is printed for the log.
+constexpr double kNoHangMs = 5000.0;
+
+void expect_stop_ends_search(const std::string& name, int threads, int trials) {
   auto b = build(name, "xor", threads, 16);
-  std::vector<double> ms;
+  double worst = 0;
   for (int i = 0; i < trials; ++i) {
-    ms.push_back(stop_latency_ms(*b, Position(), std::chrono::milliseconds(20 + 7 * i)));
+    worst = std::max(worst, stop_latency_ms(*b, Position(), std::chrono::milliseconds(20 + 7 * i)));
     b->clear();
   }
-  std::sort(ms.begin(), ms.end());
-  const double median = ms[ms.size() / 2];
-  EXPECT_LE(median, median_ms) << name << " threads " << threads;
-  EXPECT_LE(ms.back(), max_ms) << name << " threads " << threads;
-  std::printf("[ stop     ] %-8s threads %d: median %.2f ms, max %.2f ms over %d stops\n",
-              name.c_str(), threads, median, ms.back(), trials);
+  EXPECT_LE(worst, kNoHangMs) << name << " threads " << threads;
+  std::printf("[ stop     ] %-8s threads %d: worst %.2f ms over %d stops\n", name.c_str(),
+              threads, worst, trials);
 }
 
 class BackendStop : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(BackendStop, UnlimitedSearchEndsWithin50msOfStop) {
-  for (int t : {1, 2}) expect_prompt_stop(GetParam(), t, 5, 50.0, 250.0);
+TEST_P(BackendStop, UnlimitedSearchEndsAfterStop) {
+  for (int t : {1, 2}) expect_stop_ends_search(GetParam(), t, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, BackendStop, ::testing::ValuesIn(all_backends()), backend_name);
@@ -291,14 +314,7 @@ TEST_P(StressBackendCycles, StartStopCyclesAtFourThreads) {
   start_stop_cycles(GetParam(), 4, 200 * stress_scale());
 }
 
-// Four threads: above the lab machine's two cores (and under ThreadSanitizer
-// in CI) this measures oversubscription, so the 50 ms bound is asserted only
-// when the machine has the cores; otherwise the latency is printed and only
-// "no hang" (1 s) is asserted.
-TEST_P(StressBackendCycles, StopAtFourThreads) {
-  const bool enough_cores = std::thread::hardware_concurrency() >= 4;
-  expect_prompt_stop(GetParam(), 4, 5, enough_cores ? 50.0 : 1000.0, 1000.0);
-}
+TEST_P(StressBackendCycles, StopAtFourThreads) { expect_stop_ends_search(GetParam(), 4, 5); }
 
 INSTANTIATE_TEST_SUITE_P(All, StressBackendCycles, ::testing::ValuesIn(all_backends()),
                          backend_name);

@@ -1,7 +1,7 @@
 // pvsplit and ybwc against the serial backend: in exact mode (DESIGN.md §4)
 // every scheme at 1..4 threads must return the serial alpha-beta value. Low
 // split depths make the split machinery (joins, nested split points, aborts)
-// run thousands of times per search. Plus stop latency and start/stop cycles.
+// run thousands of times per search. Plus stop and many short searches.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -145,21 +145,12 @@ TEST(PvsplitYbwc, AlphaBetaAndMtdfEqualSerial) {
   }
 }
 
-// ThreadSanitizer slows every thread ~10x and 4 threads oversubscribe the
-// 2-core machine, so the 50 ms bound is only asserted without it.
-#if defined(__SANITIZE_THREAD__)
-constexpr double kStopBoundMs = 1000.0;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr double kStopBoundMs = 1000.0;
-#else
-constexpr double kStopBoundMs = 50.0;
-#endif
-#else
-constexpr double kStopBoundMs = 50.0;
-#endif
+// How fast a stop ends a search is a benchmark figure (bench_split's
+// BM_StopLatency); a test on a loaded 2-core machine can only tell "ended"
+// from "hangs".
+constexpr double kNoHangMs = 5000.0;
 
-TEST(PvsplitYbwc, StopEndsSearchPromptly) {
+TEST(PvsplitYbwc, StopEndsAnUnlimitedSearch) {
   for (const char* name : {"pvsplit", "ybwc"}) {
     for (int t : {1, 2, 4}) {
       BackendConfig c;
@@ -176,10 +167,7 @@ TEST(PvsplitYbwc, StopEndsSearchPromptly) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       EXPECT_TRUE(r.stopped) << name << " " << t;
       EXPECT_TRUE(bool(r.best_move)) << name << " " << t;
-      // With more threads than cores a stop waits for descheduled threads:
-      // that measures the scheduler, so only "no hang" is asserted there.
-      const bool oversubscribed = unsigned(t) > std::thread::hardware_concurrency();
-      EXPECT_LT(ms, oversubscribed ? 1000.0 : kStopBoundMs) << name << " " << t;
+      EXPECT_LT(ms, kNoHangMs) << name << " " << t;
     }
   }
 }
@@ -191,11 +179,16 @@ TEST(PvsplitYbwc, ManyShortSearches) {
     c.min_split_depth = 2;
     auto b = make_backend(name, c);
     Observer quiet;
+    std::uint64_t splits = 0;
     for (int i = 0; i < 100; ++i) {
       SearchOptions o;
       o.limits.depth = 1 + i % 4;
-      EXPECT_TRUE(bool(b->search(Position(), o, quiet).best_move));
+      const SearchResult r = b->search(Position(), o, quiet);
+      EXPECT_TRUE(bool(r.best_move));
+      EXPECT_EQ(r.depth, o.limits.depth);
+      splits += r.stats.splits;
     }
+    EXPECT_GT(splits, 0u) << name;
   }
 }
 

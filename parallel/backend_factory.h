@@ -1,5 +1,6 @@
-// Helpers shared by backends: validating a configuration and building the
-// per-scheme backend template through the scheme dispatcher.
+// What every backend's factory function does before it builds anything:
+// validate the configuration, then instantiate the backend's class template
+// for the configured scheme's table type through the scheme dispatcher.
 #pragma once
 
 #include <memory>
@@ -11,20 +12,18 @@
 
 namespace xq {
 
-inline void validate_config(const BackendConfig& c, std::string_view backend) {
+inline void validate_config(const BackendConfig& c) {
   if (c.threads < 1 || c.threads > 256)
     throw std::invalid_argument("--threads must be between 1 and 256, got " +
                                 std::to_string(c.threads));
   if (c.hash_mib == 0) throw std::invalid_argument("hash table size must be at least 1 MiB");
-  if (!is_scheme_name(c.hash))
-    throw std::invalid_argument("unknown hash scheme '" + c.hash + "' (known: " +
-                                known_schemes_text() + ")");
-  (void)backend;
+  if (!is_scheme_name(c.hash)) throw std::invalid_argument(unknown_scheme_message(c.hash));
 }
 
-// Instantiates BackendT<Table> for the configured scheme.
+// Validates c and instantiates BackendT<Table> for the configured scheme.
 template <template <class> class BackendT>
 std::unique_ptr<Backend> make_for_scheme(const BackendConfig& c) {
+  validate_config(c);
   return visit_scheme(c.hash, [&](auto tag) -> std::unique_ptr<Backend> {
     using Table = typename decltype(tag)::type;
     return std::make_unique<BackendT<Table>>(c);

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# AddressSanitizer + UndefinedBehaviorSanitizer pass over the `unit` label
+# (every module's tests, the CLI's included). UBSan is made fatal, so an
+# overflow, a misaligned access or a bad shift fails the test that hit it
+# instead of printing a line nobody reads. OpenMP's runtime is not
+# instrumented; ASan needs no help with it (unlike TSan, see tsan.sh).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${1:-$root/build-asan}"
+"$root/scripts/deps.sh"
+cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF >/dev/null
+cmake --build "$dir" -j"$(nproc)"
+export ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 strict_string_checks=1 detect_stack_use_after_return=1"
+export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1"
+ctest --test-dir "$dir" -L unit --output-on-failure -j"$(nproc)" --timeout 900

@@ -1,0 +1,210 @@
+// How far the parallel machinery reaches, asserted. This suite carries the
+// `stress` label, which CI runs under ThreadSanitizer too, so every path of
+// the split machinery must actually run in it: each (backend, scheme) pair
+// searches at min_split_depth 2 with 3 threads, in exact mode (values
+// compared with the serial reference) and with everything on (table cutoffs,
+// null move, aspiration), and the summed counters must reach lower bounds on
+// splits, joins, aborts, nested joins (a split point made inside another
+// one) and helpful-master joins. A suite that stopped splitting would fail
+// here, not pass quietly. Sizes are bounded for TSan (XQLAB_STRESS_SCALE
+// multiplies them).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "board/movegen.h"
+#include "hashing/schemes.h"
+#include "parallel/backend.h"
+
+namespace xq {
+namespace {
+
+int stress_scale() {
+  const char* s = std::getenv("XQLAB_STRESS_SCALE");
+  return std::max(1, s ? std::atoi(s) : 1);
+}
+
+// Under ThreadSanitizer a search runs some 20 times slower, and helpers,
+// slowed too, join far more of the split points (a quarter instead of a
+// few per cent): fewer positions reach the bounds there. Without it the
+// positions are cheap, and more of them keep a busy machine, whose
+// descheduled helpers join less, above the bounds.
+#if defined(__SANITIZE_THREAD__)
+constexpr int kRandomPositions = 2;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr int kRandomPositions = 2;
+#else
+constexpr int kRandomPositions = 6;
+#endif
+#else
+constexpr int kRandomPositions = 6;
+#endif
+
+// The start position and positions after random playouts of 10-30 plies.
+std::vector<Position> reach_positions(int randoms) {
+  std::vector<Position> out = {Position()};
+  std::mt19937 rng(7);
+  while (int(out.size()) < 1 + randoms) {
+    Position pos;
+    const int plies = 10 + int(rng() % 21);
+    for (int i = 0; i < plies; ++i) {
+      const MoveList moves(pos);
+      if (moves.size == 0) break;
+      pos.do_move(moves.moves[rng() % unsigned(moves.size)]);
+    }
+    Position fresh;
+    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) out.push_back(fresh);
+  }
+  return out;
+}
+
+// Lower bounds on what a backend's searches must have exercised, summed
+// over a suite. A backend added to the registry needs its line here.
+struct Reach {
+  std::uint64_t splits, joins, aborts, nested_joins, master_joins;
+};
+const Reach& expected_reach(const std::string& backend) {
+  static const std::map<std::string, Reach> kReach = {
+      // PV splitting has no nested regions and no waiting owner by design.
+      {"pvsplit", {10, 5, 1, 0, 0}},
+      {"ybwc", {50, 20, 1, 1, 1}},
+  };
+  const auto it = kReach.find(backend);
+  if (it == kReach.end()) {
+    ADD_FAILURE() << "no reach bounds for backend '" << backend << "': add them here";
+    static const Reach kNone{};
+    return kNone;
+  }
+  return it->second;
+}
+
+void expect_reach(const std::string& backend, const std::string& scheme, const SearchStats& s) {
+  const Reach& r = expected_reach(backend);
+  const std::string pair = backend + "/" + scheme;
+  std::printf("[ reach    ] %-20s splits %" PRIu64 " joins %" PRIu64 " aborts %" PRIu64
+              " nested %" PRIu64 " master %" PRIu64 "\n",
+              pair.c_str(), std::uint64_t(s.splits), std::uint64_t(s.joins),
+              std::uint64_t(s.aborts), std::uint64_t(s.nested_joins),
+              std::uint64_t(s.master_joins));
+  EXPECT_GE(s.splits, r.splits) << pair;
+  EXPECT_GE(s.joins, r.joins) << pair;
+  EXPECT_GE(s.aborts, r.aborts) << pair;
+  EXPECT_GE(s.nested_joins, r.nested_joins) << pair;
+  EXPECT_GE(s.master_joins, r.master_joins) << pair;
+}
+
+struct Pair {
+  std::string backend;
+  std::string scheme;
+};
+
+// The parallel backends: the serial backend runs one thread, so it can
+// neither split nor race (its table cutoffs are covered by the unit tests).
+std::vector<std::string> parallel_backends() {
+  std::vector<std::string> out;
+  for (const BackendInfo& b : backends())
+    if (b.name != "serial") out.emplace_back(b.name);
+  return out;
+}
+
+std::unique_ptr<Backend> build(const Pair& p) {
+  BackendConfig c;
+  c.hash = p.scheme;
+  c.threads = 3;  // on 2 cores: a helper can be two split points down while the owner waits
+  c.hash_mib = 2;
+  c.min_split_depth = 2;
+  return make_backend(p.backend, c);
+}
+
+// Exact mode, PVS and MTD(f) alternating over the positions (MTD(f)'s null
+// windows make the principal path fail high, where pvsplit's cutoffs
+// happen): the value must equal the serial one, computed once per binary.
+SearchStats exact_part(const Pair& pair, Backend& b) {
+  static const std::vector<Position> ps = reach_positions(kRandomPositions * stress_scale());
+  auto options = [](std::size_t i) {
+    SearchOptions o;
+    o.exact = true;
+    o.limits.depth = 5;
+    o.algorithm = i % 2 ? Algorithm::Mtdf : Algorithm::Pvs;
+    return o;
+  };
+  Observer quiet;
+  static const std::vector<Value> expected = [&] {
+    auto serial = make_backend("serial", BackendConfig{});
+    std::vector<Value> v;
+    for (std::size_t i = 0; i < ps.size(); ++i) v.push_back(serial->search(ps[i], options(i), quiet).score);
+    return v;
+  }();
+  SearchStats sum;
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const SearchResult r = b.search(ps[i], options(i), quiet);
+    EXPECT_EQ(r.score, expected[i]) << pair.backend << "/" << pair.scheme << " " << ps[i].fen();
+    EXPECT_EQ(r.depth, 5);
+    sum += r.stats;
+  }
+  return sum;
+}
+
+// Everything on (table cutoffs, null move, aspiration): a torn or wrong
+// entry can now change what the search does, so what it returns must still
+// be a legal line and a real score.
+SearchStats full_part(const Pair& pair, Backend& b) {
+  static const std::vector<Position> ps = reach_positions(kRandomPositions * stress_scale());
+  SearchOptions o;
+  o.limits.depth = 6;
+  Observer quiet;
+  SearchStats sum;
+  for (const Position& root : ps) {
+    const SearchResult r = b.search(root, o, quiet);
+    EXPECT_EQ(r.depth, 6);
+    EXPECT_LE(std::abs(r.score), kInfinite) << root.fen();
+    EXPECT_FALSE(r.pv.empty()) << root.fen();
+    Position pos = root;
+    for (Move m : r.pv) {
+      if (!pos.is_pseudo_legal(m) || !pos.is_legal(m)) {
+        ADD_FAILURE() << pair.backend << "/" << pair.scheme << ": " << move_name(m)
+                      << " in the PV of " << root.fen();
+        break;
+      }
+      pos.do_move(m);
+    }
+    sum += r.stats;
+  }
+  EXPECT_GT(sum.tt_cutoffs, 0u) << pair.backend << "/" << pair.scheme;
+  return sum;
+}
+
+// One test per backend, over every scheme it supports, so the serial
+// reference is computed once per process (ctest runs each test in its own).
+// The reach bounds hold per pair for the two parts together: which part
+// reaches a helpful-master join on a given run depends on the scheduler.
+class StressReach : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
+  int pairs = 0;
+  for (std::string_view scheme : kSchemeNames) {
+    if (!find_backend(GetParam()).supports(scheme)) continue;
+    const Pair pair{GetParam(), std::string(scheme)};
+    auto b = build(pair);
+    ASSERT_GT(b->config().threads, 1);
+    SearchStats sum = full_part(pair, *b);
+    sum += exact_part(pair, *b);
+    expect_reach(pair.backend, pair.scheme, sum);
+    ++pairs;
+  }
+  EXPECT_GE(pairs, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, StressReach, ::testing::ValuesIn(parallel_backends()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+}  // namespace
+}  // namespace xq
