@@ -31,9 +31,9 @@ void settle_best_move(const Position& pos, SearchResult& r, const SearchCallback
     say(cb, "no legal move: the side to move has lost");
     return;
   }
-  if (r.depth > 0 && legal.contains(r.best_move)) return;
+  if (r.completed && legal.contains(r.best_move)) return;
   const Move fallback = legal.moves[0];
-  say(cb, std::string(r.depth > 0 ? "the search returned no legal move"
+  say(cb, std::string(r.completed ? "the search returned no legal move"
                                   : "no iteration completed") +
               "; playing the first legal move " + move_name(fallback));
   r.best_move = fallback;

@@ -6,15 +6,11 @@
 #include <stdexcept>
 
 #include "engine/text.h"
-#include "hashing/replacement.h"
 #include "hashing/schemes.h"
-#include "search/options.h"
+#include "parallel/params.h"
 
 namespace xq {
 namespace {
-
-constexpr std::int64_t kMaxThreads = 256;
-constexpr std::int64_t kMaxHashMib = std::int64_t(1) << 16;
 
 std::vector<std::string> backend_names() {
   std::vector<std::string> v;
@@ -39,8 +35,20 @@ OptionSpec combo(std::string name, std::string def, std::vector<std::string> cho
           std::move(help)};
 }
 
-std::vector<std::string> replacement_choices() {
-  return {kReplacementNames.begin(), kReplacementNames.end()};
+// One option per backend parameter (parallel/params.h), under the same name
+// and range as the command line's --param NAME=VALUE.
+OptionSpec param_spec(const BackendParam& p) {
+  const BackendConfig defaults;
+  if (!p.enumerated())
+    return spin(std::string(p.name), p.get(defaults), p.min, p.max, std::string(p.summary));
+  return combo(std::string(p.name), p.value_text(defaults), {p.choices.begin(), p.choices.end()},
+               std::string(p.summary));
+}
+
+const BackendParam* param_named(std::string_view name) {
+  for (const BackendParam& p : backend_params())
+    if (p.name == name) return &p;
+  return nullptr;
 }
 
 bool same_name(std::string_view a, std::string_view b) {
@@ -70,13 +78,6 @@ std::int64_t parse_spin(const OptionSpec& s, std::string_view text) {
   return v;
 }
 
-bool parse_check(const OptionSpec& s, std::string_view text) {
-  if (text == "true") return true;
-  if (text == "false") return false;
-  throw std::invalid_argument("option " + s.name + ": " + quoted(text) +
-                              " is not 'true' or 'false'");
-}
-
 const std::string& parse_combo(const OptionSpec& s, std::string_view text) {
   for (const std::string& c : s.choices)
     if (c == text) return c;
@@ -86,22 +87,26 @@ const std::string& parse_combo(const OptionSpec& s, std::string_view text) {
                               " is not one of: " + known);
 }
 
+std::int64_t index_of(const OptionSpec& s, const std::string& choice) {
+  return std::int64_t(std::find(s.choices.begin(), s.choices.end(), choice) - s.choices.begin());
+}
+
 }  // namespace
 
 const std::vector<OptionSpec>& EngineOptions::specs() {
-  static const std::vector<OptionSpec> kSpecs = {
-      spin("Threads", 1, 1, kMaxThreads, "search threads"),
-      spin("Hash", 16, 1, kMaxHashMib, "transposition table size in MiB"),
-      combo("Backend", "serial", backend_names(), "parallel search algorithm"),
-      combo("HashScheme", std::string(kDefaultScheme), scheme_choices(),
-            "concurrent table scheme; 'default' is the backend's own"),
-      combo("Replacement", "depth", replacement_choices(), "table replacement policy"),
-      spin("Move Overhead", 10, 0, 5000, "ms kept back per move for I/O latency"),
-      {"Clear Hash", OptionType::Button, "", 0, 0, {}, "forget the table and heuristics"},
-      spin("min_split_depth", 4, 1, kMaxDepth, "split-point backends: least remaining depth"),
-      spin("max_splits_per_thread", 8, 1, 64, "split-point backends: split points one thread owns"),
-      {"omp_dynamic", OptionType::Check, "false", 0, 0, {}, "pvsplit: OpenMP schedule(dynamic,1)"},
-  };
+  static const std::vector<OptionSpec> kSpecs = [] {
+    std::vector<OptionSpec> v = {
+        spin("Threads", 1, 1, kMaxBackendThreads, "search threads"),
+        spin("Hash", 16, 1, kMaxHashMib, "transposition table size in MiB"),
+        combo("Backend", "serial", backend_names(), "parallel search algorithm"),
+        combo("HashScheme", std::string(kDefaultScheme), scheme_choices(),
+              "concurrent table scheme; 'default' is the backend's own"),
+        spin("Move Overhead", 10, 0, 5000, "ms kept back per move for I/O latency"),
+        {"Clear Hash", OptionType::Button, "", 0, 0, {}, "forget the table and heuristics"},
+    };
+    for (const BackendParam& p : backend_params()) v.push_back(param_spec(p));
+    return v;
+  }();
   return kSpecs;
 }
 
@@ -118,12 +123,9 @@ OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
   else if (s.name == "Hash") next.config_.hash_mib = std::size_t(parse_spin(s, value));
   else if (s.name == "Backend") next.backend_ = parse_combo(s, value);
   else if (s.name == "HashScheme") next.scheme_ = parse_combo(s, value);
-  else if (s.name == "Replacement")
-    next.config_.replacement = parse_replacement(parse_combo(s, value));
-  else if (s.name == "min_split_depth") next.config_.min_split_depth = Depth(parse_spin(s, value));
-  else if (s.name == "max_splits_per_thread")
-    next.config_.max_splits_per_thread = int(parse_spin(s, value));
-  else if (s.name == "omp_dynamic") next.config_.omp_dynamic = parse_check(s, value);
+  else if (const BackendParam* p = param_named(s.name))
+    p->set(next.config_, p->enumerated() ? index_of(s, parse_combo(s, value))
+                                         : parse_spin(s, value));
   else if (s.name == "Move Overhead") {
     next.move_overhead_ms_ = parse_spin(s, value);
     effect = OptionEffect::None;
@@ -144,11 +146,8 @@ std::string EngineOptions::get(std::string_view name) const {
   if (s.name == "Hash") return std::to_string(config_.hash_mib);
   if (s.name == "Backend") return backend_;
   if (s.name == "HashScheme") return scheme_;
-  if (s.name == "Replacement") return std::string(replacement_name(config_.replacement));
   if (s.name == "Move Overhead") return std::to_string(move_overhead_ms_);
-  if (s.name == "min_split_depth") return std::to_string(config_.min_split_depth);
-  if (s.name == "max_splits_per_thread") return std::to_string(config_.max_splits_per_thread);
-  if (s.name == "omp_dynamic") return config_.omp_dynamic ? "true" : "false";
+  if (const BackendParam* p = param_named(s.name)) return p->value_text(config_);
   return "";  // a button has no value
 }
 

@@ -13,6 +13,7 @@ void to_json(Json& j, const SearchStats& s) {
            {"tt_cutoffs", u(s.tt_cutoffs)},
            {"tt_torn", u(s.tt_torn)},
            {"bad_tt_moves", u(s.bad_tt_moves)},
+           {"tt_rejected", u(s.tt_rejected)},
            {"fail_highs", u(s.fail_highs)},
            {"first_move_cutoff_rate", s.first_move_cutoff_rate()},
            {"null_tries", u(s.null_tries)},
@@ -20,6 +21,8 @@ void to_json(Json& j, const SearchStats& s) {
            {"splits", u(s.splits)},
            {"joins", u(s.joins)},
            {"aborts", u(s.aborts)},
+           {"nested_joins", u(s.nested_joins)},
+           {"master_joins", u(s.master_joins)},
            {"idle_seconds", double(s.idle_seconds)}};
 }
 
@@ -59,7 +62,7 @@ void to_json(Json& j, const StressResult& r) {
 
 namespace xq::lab {
 
-bool no_iteration_completed(const SearchResult& r) { return r.depth == 0; }
+bool no_iteration_completed(const SearchResult& r) { return !r.completed; }
 
 Json backend_json(std::string_view backend, const BackendConfig& c) {
   Json params = Json::object();

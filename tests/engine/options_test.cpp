@@ -38,10 +38,10 @@ TEST(EngineOptions, ValuesMapOntoTheBackendConfig) {
   EXPECT_EQ(o.set("threads", "3"), OptionEffect::Rebuild);  // names are case-insensitive
   o.set("Hash", "64");
   o.set("Backend", "ybwc");
-  o.set("Replacement", "twotier");
+  o.set("replacement", "twotier");
   o.set("min_split_depth", "2");
   o.set("max_splits_per_thread", "5");
-  o.set("omp_dynamic", "true");
+  o.set("omp_schedule", "dynamic");
   EXPECT_EQ(o.set("Move Overhead", "250"), OptionEffect::None);
   EXPECT_EQ(o.set("clear hash", ""), OptionEffect::Clear);
   const BackendConfig c = o.backend_config();
@@ -79,8 +79,8 @@ TEST(EngineOptions, BadNamesAndValuesAreRefusedInOneLine) {
       {"Hash", "99999999999999999999999", "is not an integer"},
       {"Backend", "bogus", "option Backend: 'bogus' is not one of: serial"},
       {"HashScheme", "nope", "option HashScheme: 'nope' is not one of"},
-      {"Replacement", "sometimes", "is not one of: depth, always, twotier"},
-      {"omp_dynamic", "yes", "is not 'true' or 'false'"},
+      {"replacement", "sometimes", "is not one of: depth, always, twotier"},
+      {"omp_schedule", "yes", "is not one of: static, dynamic"},
       {"Move Overhead", "-1", "outside [0, 5000]"},
       {"Ponder", "true", "unknown option 'Ponder' (known: Threads, Hash"},
       {"\x07" "bell", "1", "unknown option '\\x07bell'"},
