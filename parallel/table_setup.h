@@ -16,7 +16,7 @@ inline void validate_config(const BackendConfig& c, std::string_view backend) {
     throw std::invalid_argument("--threads must be between 1 and 256, got " +
                                 std::to_string(c.threads));
   if (c.hash_mib == 0) throw std::invalid_argument("hash table size must be at least 1 MiB");
-  if (!is_scheme_name(c.hash))
+  if (!is_known_scheme(c.hash))
     throw std::invalid_argument("unknown hash scheme '" + c.hash + "' (known: " +
                                 known_schemes_text() + ")");
   (void)backend;
