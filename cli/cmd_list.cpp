@@ -34,7 +34,7 @@ ListSection hash_section() {
 
 // Kept apart so that a script iterating "hash" never runs fault injection.
 ListSection test_hash_section() {
-  ListSection s{"test_hash", "test only: fault injection (for tests building a backend; not --hash)", {}};
+  ListSection s{"test_hash", "test only: fault injection (tests build backends with these)", {}};
   for (std::string_view name : kTestSchemeNames)
     s.items.push_back({std::string(name), std::string(scheme_summary(name))});
   return s;
@@ -48,7 +48,9 @@ ListSection backend_section() {
   return s;
 }
 
-std::vector<ListSection> sections() { return {hash_section(), test_hash_section(), backend_section()}; }
+std::vector<ListSection> sections() {
+  return {hash_section(), test_hash_section(), backend_section()};
+}
 
 // The (backend, scheme) combinations that can run: JSON "pairs", and one
 // line per backend in text.

@@ -81,7 +81,8 @@ class Lying : public Inner {
   }
   // SplitMix64 (Steele, Lea and Flood), one stream per thread slot.
   std::uint64_t next(Lane& lane, int tid) const {
-    std::uint64_t z = (lane.state += 0x9E3779B97F4A7C15ull) + seed_ + std::uint64_t(tid) * 0xD1B54A32D192ED03ull;
+    lane.state += 0x9E3779B97F4A7C15ull;
+    std::uint64_t z = lane.state + seed_ + std::uint64_t(tid) * 0xD1B54A32D192ED03ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
