@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "hashing/faulty.h"
 #include "hashing/mutex_table.h"
 #include "hashing/perthread.h"
 #include "hashing/sandwich.h"
@@ -28,11 +29,25 @@ inline constexpr std::array<std::string_view, 7> kSchemeNames = {
     XorTable::kName,       SandwichTable::kName, UnprotectedTable::kName};
 inline constexpr std::string_view kUnprotectedScheme = UnprotectedTable::kName;
 
+// Test only: fault injection. Never in kSchemeNames, so the lab, the stress
+// tool and the parameterised tests never run them; backends accept them by name.
+inline constexpr std::array<std::string_view, 1> kTestSchemeNames = {FaultyTable::kName};
+
 constexpr bool is_unprotected_scheme(std::string_view name) { return name == kUnprotectedScheme; }
 constexpr bool is_scheme_name(std::string_view name) {
   for (std::string_view n : kSchemeNames)
     if (n == name) return true;
   return false;
+}
+
+constexpr bool is_test_scheme_name(std::string_view name) {
+  for (std::string_view n : kTestSchemeNames)
+    if (n == name) return true;
+  return false;
+}
+// A scheme a backend can be built with: a real one or a test-only one.
+constexpr bool is_known_scheme(std::string_view name) {
+  return is_scheme_name(name) || is_test_scheme_name(name);
 }
 
 // One line per scheme for listings.
@@ -44,6 +59,8 @@ constexpr std::string_view scheme_summary(std::string_view name) {
   if (name == XorTable::kName) return "lockless, check word = key ^ data (Hyatt-Mann)";
   if (name == SandwichTable::kName) return "lockless, check words at both ends (ElephantEye-style)";
   if (name == UnprotectedTable::kName) return "UNSAFE baseline: no check, torn entries accepted";
+  if (name == FaultyTable::kName)
+    return "test only: fault injection (xor, a share of probes answered with random words)";
   return "";
 }
 
@@ -73,6 +90,7 @@ decltype(auto) visit_scheme(std::string_view name, F&& f) {
   if (name == SandwichTable::kName) return std::forward<F>(f)(std::type_identity<SandwichTable>{});
   if (name == UnprotectedTable::kName)
     return std::forward<F>(f)(std::type_identity<UnprotectedTable>{});
+  if (name == FaultyTable::kName) return std::forward<F>(f)(std::type_identity<FaultyTable>{});
   throw std::invalid_argument(unknown_scheme_message(name));
 }
 

@@ -11,11 +11,15 @@ Catalog catalog() {
   CatalogSection hash{"hash", "hash schemes (--hash)", {}};
   for (std::string_view name : kSchemeNames)
     hash.items.push_back({std::string(name), std::string(scheme_summary(name))});
+  // Kept apart so that a script iterating "hash" never runs fault injection.
+  CatalogSection test_hash{"test_hash", "test only: fault injection (tests build backends with these)", {}};
+  for (std::string_view name : kTestSchemeNames)
+    test_hash.items.push_back({std::string(name), std::string(scheme_summary(name))});
   CatalogSection back{"backends", "parallel backends (--backend)", {}};
   for (const BackendInfo& b : backends())
     back.items.push_back({std::string(b.name), std::string(b.summary) + " [default hash: " +
                                                    std::string(b.default_hash) + "]"});
-  c.sections = {hash, back};
+  c.sections = {hash, test_hash, back};
   for (const BackendInfo& b : backends())
     for (std::string_view scheme : kSchemeNames)
       if (b.supports(scheme)) c.pairs.emplace_back(std::string(b.name), std::string(scheme));

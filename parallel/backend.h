@@ -22,6 +22,9 @@ struct BackendConfig {
   std::string hash = "xor";  // hash scheme name (hashing/schemes.h)
   int threads = 1;
   std::size_t hash_mib = 16;
+  // Tests only: when nonzero, the table's size in bytes instead of hash_mib
+  // (rounded down to whole buckets), for tables far smaller than 1 MiB.
+  std::size_t hash_bytes = 0;
   Replacement replacement = Replacement::DepthPreferred;
   // Split-point backends: only nodes with at least this remaining depth split.
   Depth min_split_depth = 4;

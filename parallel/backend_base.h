@@ -19,7 +19,10 @@ template <class Table>
 class BackendBase : public Backend {
  public:
   explicit BackendBase(const BackendConfig& c) : config_(c) {
-    tt_.configure(config_.hash_mib, config_.threads, config_.replacement);
+    if (config_.hash_bytes != 0)
+      tt_.configure_bytes(config_.hash_bytes, config_.threads, config_.replacement);
+    else
+      tt_.configure(config_.hash_mib, config_.threads, config_.replacement);
   }
   const BackendConfig& config() const override { return config_; }
 

@@ -17,7 +17,7 @@ inline void validate_config(const BackendConfig& c) {
     throw std::invalid_argument("--threads must be between 1 and 256, got " +
                                 std::to_string(c.threads));
   if (c.hash_mib == 0) throw std::invalid_argument("hash table size must be at least 1 MiB");
-  if (!is_scheme_name(c.hash)) throw std::invalid_argument(unknown_scheme_message(c.hash));
+  if (!is_known_scheme(c.hash)) throw std::invalid_argument(unknown_scheme_message(c.hash));
 }
 
 // Validates c and instantiates BackendT<Table> for the configured scheme.

@@ -200,7 +200,7 @@ class PvSplitBackend final : public BackendBase<Table> {
 
 }  // namespace
 
-bool pvsplit_supports(std::string_view scheme) { return is_scheme_name(scheme); }
+bool pvsplit_supports(std::string_view scheme) { return is_known_scheme(scheme); }
 
 std::unique_ptr<Backend> make_pvsplit_backend(const BackendConfig& config) {
   return make_for_scheme<PvSplitBackend>(config);

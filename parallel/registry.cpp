@@ -31,7 +31,7 @@ const BackendInfo& find_backend(std::string_view name) {
 
 const BackendInfo& check_pair(std::string_view backend, std::string_view scheme) {
   const BackendInfo& info = find_backend(backend);
-  if (!is_scheme_name(scheme)) throw std::invalid_argument(unknown_scheme_message(scheme));
+  if (!is_known_scheme(scheme)) throw std::invalid_argument(unknown_scheme_message(scheme));
   if (!info.supports(scheme))
     throw std::invalid_argument("backend '" + std::string(backend) + "' cannot use hash scheme '" +
                                 std::string(scheme) + "'");

@@ -42,7 +42,7 @@ class SerialBackend final : public BackendBase<Table> {
 
 }  // namespace
 
-bool serial_supports(std::string_view scheme) { return is_scheme_name(scheme); }
+bool serial_supports(std::string_view scheme) { return is_known_scheme(scheme); }
 
 std::unique_ptr<Backend> make_serial_backend(const BackendConfig& config) {
   return make_for_scheme<SerialBackend>(config);

@@ -344,7 +344,7 @@ class YbwcBackend final : public BackendBase<Table> {
 
 }  // namespace
 
-bool ybwc_supports(std::string_view scheme) { return is_scheme_name(scheme); }
+bool ybwc_supports(std::string_view scheme) { return is_known_scheme(scheme); }
 
 std::unique_ptr<Backend> make_ybwc_backend(const BackendConfig& config) {
   return make_for_scheme<YbwcBackend>(config);

@@ -29,8 +29,9 @@ TEST(LyingTable, SerialSearchStaysLegalAndInRange) {
     Position root;
     ASSERT_EQ(root.set_fen(fen), "");
     for (const Algorithm a : {Algorithm::Pvs, Algorithm::Mtdf}) {
-      testing::SimpleTable inner;
-      testing::LyingTable<testing::SimpleTable> tt(inner, 0.3, 17);
+      testing::LyingTable<testing::SimpleTable> tt;
+      tt.set_share(0.3);
+      tt.set_seed(17);
       SerialHooks hooks;
       SearchShared shared;
       shared.options.limits.depth = 6;
@@ -43,7 +44,7 @@ TEST(LyingTable, SerialSearchStaysLegalAndInRange) {
       EXPECT_TRUE(r.completed) << fen;
       EXPECT_EQ(scores.out_of_range, 0) << fen;
       EXPECT_GT(scores.iterations, 0);
-      EXPECT_GT(tt.lies, 0u);
+      EXPECT_GT(tt.lies(), 0u);
       EXPECT_GT(r.stats.bad_tt_moves, 0u) << fen;
       EXPECT_GT(r.stats.tt_rejected, 0u) << fen;
       Position p = root;

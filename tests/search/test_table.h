@@ -2,10 +2,10 @@
 // depend on a concurrent scheme.
 #pragma once
 
-#include <random>
 #include <vector>
 
 #include "hashing/entry.h"
+#include "hashing/faulty.h"
 
 namespace xq::testing {
 
@@ -28,27 +28,8 @@ class SimpleTable {
   std::vector<Slot> slots_;
 };
 
-// A table that lies: answers a share of probes with a random data word (any
-// move, value, depth and bound), the rest from the inner table.
+// A table that lies (hashing/faulty.h): set_share / set_seed, lies().
 template <class Inner>
-class LyingTable {
- public:
-  LyingTable(Inner& inner, double share, unsigned seed) : inner_(inner), share_(share), rng_(seed) {}
-  bool probe(Key key, TTData& out, int tid) {
-    if (std::uniform_real_distribution<double>(0, 1)(rng_) < share_) {
-      out = packed::unpack(rng_());
-      ++lies;
-      return true;
-    }
-    return inner_.probe(key, out, tid);
-  }
-  void store(Key key, const TTData& d, int tid) { inner_.store(key, d, tid); }
-  std::uint64_t lies = 0;
-
- private:
-  Inner& inner_;
-  double share_;
-  std::mt19937_64 rng_;
-};
+using LyingTable = Lying<Inner>;
 
 }  // namespace xq::testing
