@@ -12,7 +12,8 @@ Catalog catalog() {
   for (std::string_view name : kSchemeNames)
     hash.items.push_back({std::string(name), std::string(scheme_summary(name))});
   // Kept apart so that a script iterating "hash" never runs fault injection.
-  CatalogSection test_hash{"test_hash", "test only: fault injection (tests build backends with these)", {}};
+  CatalogSection test_hash{"test_hash",
+                           "test only: fault injection (tests build backends with these)", {}};
   for (std::string_view name : kTestSchemeNames)
     test_hash.items.push_back({std::string(name), std::string(scheme_summary(name))});
   CatalogSection back{"backends", "parallel backends (--backend)", {}};

@@ -22,7 +22,6 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "parallel/factories.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -200,10 +199,10 @@ class PvSplitBackend final : public BackendBase<Table> {
 
 }  // namespace
 
-bool pvsplit_supports(std::string_view scheme) { return is_known_scheme(scheme); }
-
-std::unique_ptr<Backend> make_pvsplit_backend(const BackendConfig& config) {
-  return make_for_scheme<PvSplitBackend>(config);
-}
+// The registry's entry (parallel/registry.cpp): every scheme, real or test.
+extern const BackendInfo kPvsplitBackend = {
+    "pvsplit", "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers", "perthread",
+    [](std::string_view scheme) { return is_known_scheme(scheme); },
+    [](const BackendConfig& config) { return make_for_scheme<PvSplitBackend>(config); }};
 
 }  // namespace xq

@@ -3,7 +3,6 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "parallel/factories.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -42,10 +41,10 @@ class SerialBackend final : public BackendBase<Table> {
 
 }  // namespace
 
-bool serial_supports(std::string_view scheme) { return is_known_scheme(scheme); }
-
-std::unique_ptr<Backend> make_serial_backend(const BackendConfig& config) {
-  return make_for_scheme<SerialBackend>(config);
-}
+// The registry's entry (parallel/registry.cpp): every scheme, real or test.
+extern const BackendInfo kSerialBackend = {
+    "serial", "the serial hybrid-PVS engine (reference for every ratio)", "xor",
+    [](std::string_view scheme) { return is_known_scheme(scheme); },
+    [](const BackendConfig& config) { return make_for_scheme<SerialBackend>(config); }};
 
 }  // namespace xq

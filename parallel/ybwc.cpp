@@ -7,7 +7,6 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "parallel/factories.h"
 #include "search/driver.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -344,10 +343,10 @@ class YbwcBackend final : public BackendBase<Table> {
 
 }  // namespace
 
-bool ybwc_supports(std::string_view scheme) { return is_known_scheme(scheme); }
-
-std::unique_ptr<Backend> make_ybwc_backend(const BackendConfig& config) {
-  return make_for_scheme<YbwcBackend>(config);
-}
+// The registry's entry (parallel/registry.cpp): every scheme, real or test.
+extern const BackendInfo kYbwcBackend = {
+    "ybwc", "young brothers wait: split points on a persistent std::thread pool, helpful master", "xor",
+    [](std::string_view scheme) { return is_known_scheme(scheme); },
+    [](const BackendConfig& config) { return make_for_scheme<YbwcBackend>(config); }};
 
 }  // namespace xq

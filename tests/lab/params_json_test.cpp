@@ -70,6 +70,7 @@ TEST(LabJson, SearchResultWithoutIterationHasNullScore) {
   EXPECT_TRUE(j.at("score").is_null());
   EXPECT_TRUE(j.at("bestmove").is_null());
   r.depth = 3;
+  r.completed = true;
   r.pv = {r.best_move};
   const xq::Json k = r;
   EXPECT_EQ(k.at("score"), 17);
