@@ -43,6 +43,55 @@ struct PvState {
   alignas(64) std::atomic<bool> cutoff{false};
 };
 
+// What the team shares while it searches one PV node's younger brothers.
+// Every field after `lock` is guarded by it.
+struct TeamResult {
+  explicit TeamResult(const SplitContext& ctx)
+      : alpha(ctx.alpha), best(ctx.best_value), best_move(ctx.best_move),
+        searched(ctx.moves_searched) {}
+
+  Value current_alpha() {
+    std::lock_guard g(lock);
+    return alpha;
+  }
+  // Records the value of move m (child_line: the line below it, as the thread
+  // that searched it saw it); true when it cut off.
+  bool record(Value v, Move m, const PvLine& child_line, Value beta) {
+    std::lock_guard g(lock);
+    ++searched;
+    if (v <= best) return false;
+    best = v;
+    best_move = m;
+    if (v <= alpha) return false;
+    alpha = v;
+    set_line(line, m, child_line);
+    has_line = true;
+    return v >= beta;
+  }
+  // Keeps the first exception a team thread threw.
+  void fail(std::exception_ptr e) {
+    std::lock_guard g(lock);
+    if (!error) error = std::move(e);
+  }
+  // After the region: the merged result back into the node.
+  void write_back(SplitContext& ctx, Worker& master) const {
+    ctx.alpha = alpha;
+    ctx.best_value = best;
+    ctx.best_move = best_move;
+    ctx.moves_searched = searched;
+    ctx.cutoff = best >= ctx.beta;
+    if (has_line) master.pv[std::size_t(ctx.ply)] = line;
+  }
+
+  std::mutex lock;
+  Value alpha, best;
+  Move best_move;
+  int searched;
+  PvLine line;  // the line of the move that last raised alpha
+  bool has_line = false;
+  std::exception_ptr error;
+};
+
 class PvHooks : public SerialHooks {
  public:
   static constexpr bool kSplits = true;
@@ -61,69 +110,59 @@ class PvHooks : public SerialHooks {
       if (w.pos.is_legal(m)) moves.push_back(m);
     if (moves.empty()) return;
     ++w.stats.splits;
-    std::vector<std::unique_ptr<Worker>>& workers = *st_.workers;
-    // Team threads start from the master's position and its move-ordering
-    // knowledge (history and killers): ordering the younger brothers with
-    // their own, emptier tables costs measurably more nodes.
-    for (int i = 1; i < st_.threads; ++i) {
-      Worker& tw = *workers[std::size_t(i)];
-      tw.pos = w.pos;
-      tw.history = w.history;
-      tw.killers = w.killers;
-    }
-
-    std::mutex lock;  // guards the six fields below
-    Value alpha = ctx.alpha, best = ctx.best_value;
-    Move best_move = ctx.best_move;
-    int searched = ctx.moves_searched;
-    PvLine line;  // the line of the move that last raised alpha
-    bool has_line = false;
-    const int n = int(moves.size());
+    ready_team(w);
+    TeamResult team(ctx);
     // Team threads that took part: each writes its own element.
     std::vector<char> joined(std::size_t(st_.threads), 0);
     auto body = [&](int i) {
       if (st_.cutoff.load(std::memory_order_relaxed)) return;
       const int tid = omp_get_thread_num();
-      Worker& tw = tid == 0 ? w : *workers[std::size_t(tid)];
+      Worker& tw = tid == 0 ? w : *(*st_.workers)[std::size_t(tid)];
       if (tid != 0 && !joined[std::size_t(tid)]) {
         joined[std::size_t(tid)] = 1;
         ++tw.stats.joins;
       }
-      Value a;
-      {
-        std::lock_guard g(lock);
-        a = alpha;
-      }
-      const Value v = search_move(tw, moves[std::size_t(i)], a, ctx);
+      const Move m = moves[std::size_t(i)];
+      const Value v = search_move(tw, m, team.current_alpha(), ctx);
       // An abort or stop made v meaningless.
       if (st_.cutoff.load(std::memory_order_relaxed) || st_.shared->stopped()) return;
-      std::lock_guard g(lock);
-      ++searched;
-      if (v > best) {
-        best = v;
-        best_move = moves[std::size_t(i)];
-        if (v > alpha) {
-          alpha = v;
-          set_line(line, moves[std::size_t(i)], tw.pv[std::size_t(ctx.ply) + 1]);
-          has_line = true;
-          if (v >= ctx.beta) {
-            st_.cutoff.store(true, std::memory_order_relaxed);
-            ++tw.stats.aborts;
-          }
-        }
+      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta)) {
+        st_.cutoff.store(true, std::memory_order_relaxed);
+        ++tw.stats.aborts;
       }
     };
+    run_region(int(moves.size()), body, team);
+    if (team.error) std::rethrow_exception(team.error);
+    team.write_back(ctx, w);
+  }
 
-    // An exception must not leave an OpenMP region (that terminates): the
-    // first one is kept, the rest of the team cut off, and it is rethrown
-    // once the region is over.
-    std::exception_ptr error;
+  void add_helper_stats(SearchStats& s) const {
+    for (int i = 1; i < st_.threads; ++i) s += (*st_.workers)[std::size_t(i)]->stats;
+  }
+
+ private:
+  // Team threads start from the master's position and its move-ordering
+  // knowledge (history and killers): ordering the younger brothers with
+  // their own, emptier tables costs measurably more nodes.
+  void ready_team(const Worker& master) const {
+    for (int i = 1; i < st_.threads; ++i) {
+      Worker& tw = *(*st_.workers)[std::size_t(i)];
+      tw.pos = master.pos;
+      tw.history = master.history;
+      tw.killers = master.killers;
+    }
+  }
+
+  // Runs body(0..n-1) on the team. An exception must not leave an OpenMP
+  // region (that terminates): the first one is kept, the rest of the team
+  // cut off, and the caller rethrows it once the region is over.
+  template <class Body>
+  void run_region(int n, Body& body, TeamResult& team) {
     auto guarded = [&](int i) {
       try {
         body(i);
       } catch (...) {
-        std::lock_guard g(lock);
-        if (!error) error = std::current_exception();
+        team.fail(std::current_exception());
         st_.cutoff.store(true, std::memory_order_relaxed);
       }
     };
@@ -137,22 +176,8 @@ class PvHooks : public SerialHooks {
     }
     st_.in_region = false;
     st_.cutoff.store(false, std::memory_order_relaxed);
-    if (error) std::rethrow_exception(error);
-
-    ctx.alpha = alpha;
-    ctx.best_value = best;
-    ctx.best_move = best_move;
-    ctx.moves_searched = searched;
-    ctx.cutoff = best >= ctx.beta;
-    if (has_line) w.pv[std::size_t(ctx.ply)] = line;
   }
 
-  void add_helper_stats(SearchStats& s) const {
-    for (int i = 1; i < st_.threads; ++i) s += (*st_.workers)[std::size_t(i)]->stats;
-  }
-
-
- private:
   PvState& st_;
 };
 

@@ -19,27 +19,10 @@
 #include "search/movepick.h"
 #include "search/options.h"
 #include "search/shared.h"
+#include "search/values.h"
 #include "search/worker.h"
 
 namespace xq {
-
-// Scores stored in the table are relative to the node, mate scores included:
-// a mate found 3 plies below a node is stored as "mate in 3 from here".
-constexpr Value value_to_tt(Value v, int ply) {
-  return v >= kMateInMaxPly ? v + ply : v <= -kMateInMaxPly ? v - ply : v;
-}
-constexpr Value value_from_tt(Value v, int ply) {
-  return v >= kMateInMaxPly ? v - ply : v <= -kMateInMaxPly ? v + ply : v;
-}
-
-// Scores of the simplified repetition rule: a perpetual checker loses, by a
-// margin below every mate score so mate distances stay meaningful.
-constexpr Value kRepetitionWin = kMateInMaxPly - 1;
-
-// What an exclusive child search returns when another thread is searching
-// the node (hooks with kClaimsNodes only): outside every score, and returned
-// as is by child(), never negated.
-constexpr Value kOnEvaluation = kInfinite + 1;
 
 template <class Table, class Hooks>
 class Search {
