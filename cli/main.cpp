@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/invocation.h"
 #include "cli/usage_error.h"
 
 namespace {
@@ -70,6 +71,7 @@ std::string command_list(const std::vector<xq::cli::Command>& commands) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  xq::cli::invocation().assign(argv, argv + argc);
   CLI::App app{"xqlab: a laboratory for parallel alpha-beta search in Xiangqi", "xqlab"};
   app.require_subcommand(1);
   const std::vector<xq::cli::Command> commands = {

@@ -23,7 +23,17 @@ void to_json(Json& j, const SearchStats& s) {
            {"aborts", u(s.aborts)},
            {"nested_joins", u(s.nested_joins)},
            {"master_joins", u(s.master_joins)},
-           {"idle_seconds", double(s.idle_seconds)}};
+           {"idle_seconds", double(s.idle_seconds)},
+           {"search_seconds", double(s.search_seconds)},
+           {"lock_seconds", double(s.lock_seconds)},
+           {"copy_seconds", double(s.copy_seconds)},
+           {"wasted_nodes", u(s.wasted_nodes)},
+           {"busy_answers", u(s.busy_answers)},
+           {"deferrals", u(s.deferrals)},
+           {"deferred_searches", u(s.deferred_searches)},
+           {"cutoff_reprobes", u(s.cutoff_reprobes)},
+           {"mark_underflows", u(s.mark_underflows)},
+           {"mark_leaks", u(s.mark_leaks)}};
 }
 
 void to_json(Json& j, const SearchResult& r) {

@@ -21,6 +21,16 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   idle_seconds += o.idle_seconds;
   nested_joins += o.nested_joins;
   master_joins += o.master_joins;
+  search_seconds += o.search_seconds;
+  lock_seconds += o.lock_seconds;
+  copy_seconds += o.copy_seconds;
+  wasted_nodes += o.wasted_nodes;
+  busy_answers += o.busy_answers;
+  deferrals += o.deferrals;
+  deferred_searches += o.deferred_searches;
+  cutoff_reprobes += o.cutoff_reprobes;
+  mark_underflows += o.mark_underflows;
+  mark_leaks += o.mark_leaks;
   return *this;
 }
 

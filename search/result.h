@@ -74,6 +74,21 @@ struct SearchStats {
   // How deep the split machinery reached (split-point backends).
   Counter nested_joins;      // joins of a split point made inside another
   Counter master_joins;      // joins by an owner waiting for its helpers
+  // Where the threads' time went (split-point backends; seconds summed over
+  // threads): searching, waiting on split-point locks, copying positions at
+  // splits and joins; and the nodes searched under split points that a
+  // cutoff aborted (work thrown away).
+  RelaxedCounter<double> search_seconds;
+  RelaxedCounter<double> lock_seconds;
+  RelaxedCounter<double> copy_seconds;
+  Counter wasted_nodes;
+  // Shared-table coordination (ABDADA and its simplified form).
+  Counter busy_answers;      // exclusive probes answered "being searched"
+  Counter deferrals;         // moves put aside to the deferred pass
+  Counter deferred_searches; // deferred moves searched in the second pass
+  Counter cutoff_reprobes;   // table re-probes made because a move was deferred
+  Counter mark_underflows;   // releases that found a count already at zero
+  Counter mark_leaks;        // busy marks still set when the search ended
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
