@@ -8,9 +8,12 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/invocation.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/ablation.h"
+#include "lab/meta.h"
+#include "lab/progress.h"
 
 namespace xq::cli {
 namespace {
@@ -22,7 +25,7 @@ struct AblationArgs {
   std::uint64_t nodes = 0;
   int repeat = 1;
   std::size_t positions = 0;
-  bool json = false, progress = false;
+  bool json = false, progress = false, quiet = false;
 };
 
 using CellValue = double (*)(const lab::AblationCell&);
@@ -90,14 +93,23 @@ int run(const AblationArgs& a) {
   s.backend_config = backend_config(a.backend);
   s.node_limit = a.nodes;
   s.repeat = a.repeat;
-  if (a.progress)
-    s.on_search = [](const lab::AblationConfig& c, const lab::SuiteEntry& e, const SearchResult& r) {
+  std::vector<lab::SuiteEntry> suite = lab::load_suite(a.suite);
+  if (a.positions) suite.resize(std::min(suite.size(), a.positions));
+  // One unit per configuration (all positions, all repeats); --progress adds
+  // a line per search.
+  lab::Progress progress("ablation", configs.size(), a.quiet);
+  const std::size_t per_config = suite.size() * std::size_t(std::max(1, s.repeat));
+  std::size_t searches = 0;
+  s.on_search = [&](const lab::AblationConfig& c, const lab::SuiteEntry& e, const SearchResult& r) {
+    if (a.progress) {
+      progress.clear();
       std::fprintf(stderr, "%s  %s  depth %d  nodes %llu  %.0f ms%s\n", c.name.c_str(),
                    e.name.c_str(), r.depth, static_cast<unsigned long long>(r.stats.nodes),
                    r.seconds * 1000.0, r.stopped ? "  (node limit)" : "");
-    };
-  std::vector<lab::SuiteEntry> suite = lab::load_suite(a.suite);
-  if (a.positions) suite.resize(std::min(suite.size(), a.positions));
+    }
+    if (++searches % per_config == 0) progress.done(c.name);
+    else progress.working(c.name + "  " + e.name);
+  };
   (void)make_backend(s.backend, s.backend_config);  // reject a bad backend before any work
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
   if (!a.csv.empty()) {
@@ -105,12 +117,13 @@ int run(const AblationArgs& a) {
     if (!csv) throw UsageError("cannot write --csv file '" + a.csv + "'");
   }
   const std::vector<lab::AblationRow> rows = lab::run_ablation(suite, configs, s);
+  progress.finish();
   if (csv) write_csv(csv.get(), rows);
   if (!a.json) {
     print_text(a, s, suite.size(), rows);
     return 0;
   }
-  Json j{{"suite", a.suite}, {"positions", suite.size()}};
+  Json j{{"meta", lab::run_meta(invocation())}, {"suite", a.suite}, {"positions", suite.size()}};
   j.update(lab::backend_json(s.backend, s.backend_config));
   j.update(Json{{"repeat", s.repeat}, {"node_limit", s.node_limit}, {"rows", rows}});
   print_json(j);
@@ -139,6 +152,7 @@ Command add_ablation(CLI::App& root) {
   app->add_option("--csv", a->csv, "write the table to this file");
   app->add_flag("--json", a->json, "one JSON object on stdout");
   app->add_flag("--progress", a->progress, "one line per search on stderr");
+  app->add_flag("--quiet", a->quiet, "no progress on stderr");
   return {app, [a] { return run(*a); }};
 }
 

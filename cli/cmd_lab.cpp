@@ -4,13 +4,18 @@
 // scheme, 1 and 2 threads, the opening suite, at a depth chosen so the whole
 // run ends in about ten minutes on two cores.
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/invocation.h"
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
+#include "lab/meta.h"
+#include "lab/positions.h"
+#include "lab/progress.h"
 #include "lab/runner.h"
 #include "lab/summary.h"
 
@@ -25,12 +30,12 @@ constexpr Depth kDefaultDepth = 8;
 constexpr int kDefaultRuns = 3;
 
 struct LabArgs {
-  std::string suite = lab::default_suite_path(), csv;
+  std::string suite = lab::default_suite_path(), csv, json_file;
   std::vector<std::string> backends, hash{"xor"}, params;
   std::vector<int> threads{1, 2};
   int depth = kDefaultDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
-  bool json = false;
+  bool json = false, quiet = false;
 };
 
 void print_settings(std::FILE* head, const lab::LabSettings& s, std::size_t positions) {
@@ -42,6 +47,25 @@ void print_settings(std::FILE* head, const lab::LabSettings& s, std::size_t posi
   if (const std::string note = lab::oversubscription_note(s); !note.empty())
     std::fprintf(head, "%s\n", note.c_str());
   std::fflush(head);
+}
+
+// One document: {"meta", the summary's keys, "results"}, every result with
+// its per-position figures (lab/positions.h).
+Json lab_document(const lab::LabSettings& s, const std::vector<lab::SuiteEntry>& suite,
+                  const std::vector<lab::LabRun>& runs,
+                  const std::vector<lab::LabSummary>& rows) {
+  Json doc{{"meta", lab::run_meta(invocation())}};
+  doc.update(lab_json(s, suite.size(), rows));
+  const std::vector<Json> positions = lab::position_figures(s, suite, runs);
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    doc["results"][i]["positions"] = positions[i];
+  return doc;
+}
+
+void write_json_file(const std::string& path, const Json& doc) {
+  std::ofstream out(path);
+  out << lab::dump_line(doc) << "\n";
+  if (!out.flush()) throw UsageError("cannot write --json-file '" + path + "'");
 }
 
 int run(const LabArgs& a) {
@@ -65,22 +89,33 @@ int run(const LabArgs& a) {
     std::fprintf(csv.get(), "%s\n", lab::lab_csv_header().c_str());
   }
   print_settings(a.json ? stderr : stdout, s, suite.size());
+  if (!a.json_file.empty()) write_json_file(a.json_file, Json::object());  // fail before work
+  lab::Progress progress("lab", s.configs.size() * std::size_t(s.runs), a.quiet);
   lab::LabCallbacks cb;
   cb.on_search = [&](const lab::LabRun& r) {
+    progress.working("run " + std::to_string(r.run + 1) + "/" + std::to_string(s.runs) + "  " +
+                     s.configs[std::size_t(r.config)].label() + "  position " +
+                     std::to_string(r.position + 1) + "/" + std::to_string(suite.size()));
     if (!csv) return;
     std::fprintf(csv.get(), "%s\n",
                  lab::lab_csv_row(s, r, suite[std::size_t(r.position)]).c_str());
     std::fflush(csv.get());
   };
-  cb.on_pass = [&](const lab::LabConfig& c, int run, double seconds, double elapsed) {
-    std::fprintf(stderr, "lab: run %d/%d  %-22s %zu positions  %8.3f s   (elapsed %.0f s)\n",
-                 run + 1, s.runs, c.label().c_str(), suite.size(), seconds, elapsed);
-    std::fflush(stderr);
+  cb.on_pass = [&](const lab::LabConfig& c, int run, double seconds, double) {
+    char label[160];
+    std::snprintf(label, sizeof label, "run %d/%d  %-22s %zu positions  %8.3f s", run + 1, s.runs,
+                  c.label().c_str(), suite.size(), seconds);
+    progress.done(label);
   };
   const std::vector<lab::LabRun> runs = lab::run_lab(s, suite, cb);
+  progress.finish();
   const std::vector<lab::LabSummary> rows = lab::summarise(s, suite.size(), runs);
-  if (a.json) print_lab_json(s, suite.size(), rows);
-  else print_lab_text(s, suite.size(), rows);
+  if (a.json || !a.json_file.empty()) {
+    const Json doc = lab_document(s, suite, runs, rows);
+    if (!a.json_file.empty()) write_json_file(a.json_file, doc);
+    if (a.json) print_json(doc);
+  }
+  if (!a.json) print_lab_text(s, suite.size(), rows);
   return 0;
 }
 
@@ -103,6 +138,9 @@ Command add_lab(CLI::App& root) {
       ->check(CLI::Range(1, 1000))->capture_default_str();
   app->add_option("--csv", a->csv, "write one row per search to this file");
   app->add_flag("--json", a->json, "the summary as one JSON object on stdout");
+  app->add_option("--json-file", a->json_file, "also write that JSON document to this file "
+                  "(the input of 'xqlab report')");
+  app->add_flag("--quiet", a->quiet, "no progress on stderr");
   return {app, [a] { return run(*a); }};
 }
 

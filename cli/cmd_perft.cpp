@@ -5,11 +5,14 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/perft.h"
+#include "lab/progress.h"
 
 namespace xq::cli {
 namespace {
@@ -26,7 +29,7 @@ extern "C" void on_sigint(int) { g_interrupted.store(true, std::memory_order_rel
 struct PerftArgs {
   std::string fen;
   int depth = 0;
-  bool divide = false, json = false;
+  bool divide = false, json = false, quiet = false;
 };
 
 int run(const PerftArgs& a) {
@@ -34,16 +37,24 @@ int run(const PerftArgs& a) {
   const bool progress = a.divide || a.depth > kProgressDepth;
   // In JSON mode stdout holds the one document; progress goes to stderr.
   std::FILE* out = a.json ? stderr : stdout;
+  // Off a terminal the root-move lines are the progress; on one, an updating
+  // line on stderr adds the time left.
+  const bool bar = progress && !a.quiet && isatty(fileno(stderr));
+  std::optional<lab::Progress> line;
   auto on_move = [&](const lab::PerftResult& r) {
     if (!progress) return;
+    if (bar && !line) line.emplace("perft", r.root_moves, lab::Progress::Mode::terminal, stderr);
     const auto& [m, n] = r.divide.back();
+    if (line) line->clear();
     std::fprintf(out, "%s: %llu\n", move_name(m).c_str(), static_cast<unsigned long long>(n));
     std::fflush(out);
+    if (line) line->done("depth " + std::to_string(a.depth) + ", root move " + move_name(m));
   };
   g_interrupted.store(false);
   const auto previous = std::signal(SIGINT, on_sigint);
   const lab::PerftResult r = lab::perft_divide(pos, a.depth, g_interrupted, on_move);
   std::signal(SIGINT, previous);
+  if (line) line->clear();
   if (r.interrupted)
     throw Interrupted("interrupted after " + std::to_string(r.divide.size()) + " of " +
                       std::to_string(r.root_moves) + " root moves (" + std::to_string(r.nodes) +
@@ -66,6 +77,7 @@ Command add_perft(CLI::App& root) {
   app->add_option("--depth", a->depth, "plies")->required()->check(CLI::Range(1, kMaxPerftDepth));
   app->add_flag("--divide", a->divide, "print the count of every root move as it finishes");
   app->add_flag("--json", a->json, "one JSON object on stdout");
+  app->add_flag("--quiet", a->quiet, "no progress line on a terminal");
   return {app, [a] { return run(*a); }};
 }
 

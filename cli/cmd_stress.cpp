@@ -1,15 +1,21 @@
 // xqlab stress: hammers one hash scheme from T threads with colliding keys and
 // counts torn entries the scheme rejected and corrupt ones it accepted (see
 // hashing/stress.h for how corruption is recognised).
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cli/commands.h"
+#include "cli/invocation.h"
 #include "cli/options.h"
 #include "hashing/replacement.h"
 #include "hashing/schemes.h"
 #include "hashing/stress.h"
+#include "lab/meta.h"
+#include "lab/progress.h"
 
 namespace xq::cli {
 namespace {
@@ -17,8 +23,31 @@ namespace {
 struct StressArgs {
   std::string scheme, replace = "always";
   StressConfig config;
-  bool json = false;
+  bool json = false, quiet = false;
 };
+
+// The run is one unit; on a terminal a ticker redraws the elapsed time
+// against the time limit while it lasts.
+template <class Work>
+StressResult with_progress(const StressArgs& a, Work work) {
+  lab::Progress progress("stress", 1, a.quiet);
+  const std::string what = a.scheme + ", " + std::to_string(a.config.threads) + " threads, " +
+                           "limit " + lab::duration_text(a.config.seconds);
+  std::atomic<bool> running{true};
+  std::thread ticker;
+  if (progress.mode() == lab::Progress::Mode::terminal)
+    ticker = std::thread([&] {
+      while (running.load(std::memory_order_acquire)) {
+        progress.working(what);
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      }
+    });
+  const StressResult r = work();
+  running.store(false, std::memory_order_release);
+  if (ticker.joinable()) ticker.join();
+  progress.done(what);
+  return r;
+}
 
 void print_text(const std::string& scheme, const StressConfig& config, const StressResult& r) {
   const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
@@ -36,14 +65,17 @@ void print_text(const std::string& scheme, const StressConfig& config, const Str
 
 int run(StressArgs& a) {
   a.config.replacement = parse_replacement(a.replace);
-  const StressResult r = visit_scheme(a.scheme, [&](auto tag) {
-    return run_stress<typename decltype(tag)::type>(a.config);
+  const StressResult r = with_progress(a, [&] {
+    return visit_scheme(a.scheme, [&](auto tag) {
+      return run_stress<typename decltype(tag)::type>(a.config);
+    });
   });
   if (!a.json) {
     print_text(a.scheme, a.config, r);
     return 0;
   }
-  Json j{{"hash", a.scheme},
+  Json j{{"meta", lab::run_meta(invocation())},
+         {"hash", a.scheme},
          {"unprotected", is_unprotected_scheme(a.scheme)},
          {"threads", a.config.threads},
          {"replace", a.replace},
@@ -79,6 +111,7 @@ Command add_stress(CLI::App& root) {
       ->check(CLI::Range(0, 100))->capture_default_str();
   app->add_option("--seed", c.seed, "random seed")->capture_default_str();
   app->add_flag("--json", a->json, "one JSON object on stdout");
+  app->add_flag("--quiet", a->quiet, "no progress on stderr");
   return {app, [a] { return run(*a); }};
 }
 

@@ -38,8 +38,8 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }
 
-void print_lab_json(const lab::LabSettings& s, std::size_t positions,
-                    const std::vector<lab::LabSummary>& rows) {
+Json lab_json(const lab::LabSettings& s, std::size_t positions,
+              const std::vector<lab::LabSummary>& rows) {
   const std::string note = lab::oversubscription_note(s);
   Json j{{"suite", s.suite_path},
          {"positions", positions},
@@ -51,7 +51,7 @@ void print_lab_json(const lab::LabSettings& s, std::size_t positions,
          {"note", note.empty() ? Json() : Json(note)},
          {"params", lab::backend_json("", s.base)["params"]},
          {"results", rows}};
-  print_json(j);
+  return j;
 }
 
 }  // namespace xq::cli
