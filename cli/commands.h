@@ -20,5 +20,6 @@ Command add_lab(CLI::App& root);
 Command add_ablation(CLI::App& root);
 Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
 Command add_list(CLI::App& root);
+Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report.h)
 
 }  // namespace xq::cli
