@@ -59,8 +59,9 @@ std::vector<double> nice_ticks(double lo, double hi, int count) {
 
 std::vector<double> log_ticks(double lo, double hi) {
   std::vector<double> t;
-  for (double v = std::pow(10.0, std::floor(std::log10(lo))); v <= hi * 1.0001; v *= 10) t.push_back(v);
-  if (t.size() < 2) t.push_back(t.back() * 10);
+  const int first = int(std::floor(std::log10(lo) + 1e-9));
+  const int last = std::max(first + 1, int(std::ceil(std::log10(hi) - 1e-9)));
+  for (int k = first; k <= last; ++k) t.push_back(std::pow(10.0, k));
   return t;
 }
 

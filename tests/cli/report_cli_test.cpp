@@ -1,0 +1,161 @@
+// `xqlab report` on real runs: every chart with its axis titles, the meta
+// under each chart, absent inputs and unmeasured figures named, bad input as
+// one line, the summary, progress lines of lab; and the page in a real
+// browser (headless Chromium): the DOM has every chart and axis title, and
+// the screenshot is not blank.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/report_inputs.h"
+#include "tests/support/run_xqlab.h"
+
+namespace {
+
+using nlohmann::json;
+using xq::test::read_file;
+using xq::test::report_inputs;
+using xq::test::XqlabRun;
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (std::size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+std::string all_inputs_page(const std::string& out) {
+  const auto& in = report_inputs();
+  const XqlabRun r = xq::test::run_xqlab({"report", "--out", out, in.lab, in.stress, in.marks,
+                                          in.ablation, in.match});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, "report: " + out + "/report.html\n");
+  return read_file(out + "/report.html");
+}
+
+TEST(ReportCli, LabJsonCarriesMetaAndPositions) {
+  const json j = json::parse(read_file(report_inputs().lab));
+  for (const char* key : {"command", "date", "commit", "nproc", "cpu", "load_average"})
+    EXPECT_TRUE(j.at("meta").contains(key)) << key;
+  const int positions = j.at("positions");
+  int checked = 0;
+  for (const json& r : j.at("results")) {
+    ASSERT_EQ(r.at("positions").size(), std::size_t(positions));
+    for (const json& p : r.at("positions")) {
+      ASSERT_EQ(p.at("runs").size(), 2u);  // --runs 2
+      const double t = p.at("seconds"), serial = p.at("serial_seconds");
+      EXPECT_NEAR(p.at("speedup").get<double>(), serial / t, 1e-9 * serial / t);
+      EXPECT_FALSE(p.at("fen").get<std::string>().empty());
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, positions * int(j.at("results").size()));
+  EXPECT_GT(checked, 0);
+}
+
+TEST(ReportCli, PageHasEveryChartAxisTitleAndMeta) {
+  const std::string page = all_inputs_page(::testing::TempDir() + "xqlab_report_all");
+  for (const std::string& id : xq::test::expected_chart_ids())
+    EXPECT_NE(page.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"" + id + "\""),
+              std::string::npos) << id;
+  for (const std::string& t : xq::test::expected_axis_titles())
+    EXPECT_NE(page.find(">" + t + "</text>"), std::string::npos) << t;
+  // Under every chart: the command and the numbers.
+  EXPECT_EQ(count(page, "<figure "), int(xq::test::expected_chart_ids().size()));
+  EXPECT_EQ(count(page, "<figcaption>"), count(page, "<table>"));
+  // Every input made by the binary has "meta"; the contract-built marks and
+  // match documents have none, which the page says under their 3 charts.
+  EXPECT_EQ(count(page, "<dt>command</dt>"), 8);
+  EXPECT_EQ(count(page, "not recorded in this input"), 3);
+  EXPECT_NE(page.find("xqlab lab --depth 3 --runs 2"), std::string::npos);
+  // Self-contained: nothing fetched, no script.
+  for (const char* bad : {"<script", "https://", "@import", "url(", "<link", "<img"})
+    EXPECT_EQ(page.find(bad), std::string::npos) << bad;
+  EXPECT_EQ(count(page, "http://"), count(page, "http://www.w3.org/2000/svg"));  // namespaces only
+  // This lab does not measure where the threads' time went: said, not drawn.
+  EXPECT_EQ(page.find("id=\"time-shares\""), std::string::npos);
+  EXPECT_NE(page.find("not measured in this lab input"), std::string::npos);
+}
+
+TEST(ReportCli, TimeSharesDrawnWhenMeasured) {
+  json j = json::parse(read_file(report_inputs().lab));
+  int with_time = 0;
+  for (json& r : j.at("results"))
+    if (r.at("backend") != "serial") {
+      r["time"] = {{"search", 1.5}, {"idle", 0.4}, {"lock", 0.1}};  // copy not measured
+      ++with_time;
+    }
+  ASSERT_GT(with_time, 0);
+  const std::string dir = ::testing::TempDir() + "xqlab_report_time";
+  xq::test::write_text(dir + "_lab.json", j.dump());
+  const XqlabRun r = xq::test::run_xqlab({"report", "--out", dir, dir + "_lab.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir + "/report.html");
+  EXPECT_NE(page.find("id=\"time-shares\""), std::string::npos);
+  EXPECT_EQ(count(page, "class=\"bar\" data-value=\"75\""), with_time);  // 1.5 of 2 s searching
+  EXPECT_EQ(count(page, ">n/a</text>"), with_time);  // copy: absent, not zero
+}
+
+TEST(ReportCli, MissingInputsAreNamed) {
+  const std::string dir = ::testing::TempDir() + "xqlab_report_missing";
+  const std::string absent = dir + "_nosuch.json";
+  const XqlabRun r = xq::test::run_xqlab({"report", "--out", dir, report_inputs().lab, absent});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find(absent), std::string::npos) << r.err;
+  const std::string page = read_file(dir + "/report.html");
+  EXPECT_NE(page.find(absent + "</code>: <span class=\"missing\">missing"), std::string::npos);
+  EXPECT_NE(page.find("Hash schemes: no stress input"), std::string::npos);
+  EXPECT_NE(page.find("Matches: no match input"), std::string::npos);
+  EXPECT_EQ(page.find("id=\"hash-errors\""), std::string::npos);
+  // No inputs at all: the usual names in --out, each named as missing.
+  const std::string empty = ::testing::TempDir() + "xqlab_report_empty";
+  const XqlabRun e = xq::test::run_xqlab({"report", "--out", empty});
+  ASSERT_EQ(e.status, 0) << e.err;
+  const std::string epage = read_file(empty + "/report.html");
+  for (const char* name : {"lab.json", "stress.json", "ablation.json", "match.json"})
+    EXPECT_NE(epage.find(std::string(name) + "</code>: <span class=\"missing\">"), std::string::npos)
+        << name;
+  EXPECT_NE(epage.find("Lab comparison: no lab input"), std::string::npos);
+}
+
+TEST(ReportCli, BadInputIsOneLine) {
+  const std::string bad = ::testing::TempDir() + "xqlab_report_bad.json";
+  xq::test::write_text(bad, "{\"results\": [1, 2");
+  xq::test::expect_one_line_error(
+      xq::test::run_xqlab({"report", "--out", ::testing::TempDir() + "x", bad}), "truncated");
+  xq::test::write_text(bad, "{\"something\": 1}\n");
+  xq::test::expect_one_line_error(
+      xq::test::run_xqlab({"report", "--out", ::testing::TempDir() + "x", bad}), "unknown kind");
+  xq::test::expect_one_line_error(xq::test::run_xqlab({"report", bad}), "no --out");
+}
+
+TEST(ReportCli, SummaryNamesBestBackendsAndSafestScheme) {
+  const auto& in = report_inputs();
+  const XqlabRun r = xq::test::run_xqlab({"report", "--summary", "--out",
+                                          ::testing::TempDir() + "xqlab_report_sum", in.lab,
+                                          in.stress});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(xq::test::count_lines(r.out), 5) << r.out;
+  EXPECT_NE(r.out.find("lab: 5 configurations, depth 3, 2 runs, 16 positions"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("best at 1 thread: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best at 2 threads: "), std::string::npos) << r.out;
+  // Only xor and the unsafe baseline ran: xor is the safe one whatever the counts.
+  EXPECT_NE(r.out.find("safest fast hash scheme: xor ("), std::string::npos) << r.out;
+}
+
+TEST(ReportCli, LabProgressIsOneLinePerPassOrNothing) {
+  const XqlabRun r = xq::test::run_xqlab({"lab", "--depth", "1", "--runs", "2", "--backends",
+                                          "serial,ybwc", "--threads", "2", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(count(r.err, "lab: run "), 4) << r.err;  // 2 configurations x 2 runs
+  EXPECT_NE(r.err.find("[4/4, elapsed "), std::string::npos) << r.err;
+  const XqlabRun q = xq::test::run_xqlab({"lab", "--depth", "1", "--runs", "2", "--backends",
+                                          "serial,ybwc", "--threads", "2", "--json", "--quiet"});
+  ASSERT_EQ(q.status, 0) << q.err;
+  EXPECT_EQ(count(q.err, "lab: run "), 0) << q.err;
+}
+
+}  // namespace
