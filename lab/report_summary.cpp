@@ -22,7 +22,8 @@ void lab_lines(const Json& doc, std::vector<std::string>& out) {
   const Json& results = doc["results"];
   const Json& meta = doc.value("meta", Json::object());
   out.push_back("lab: " + std::to_string(results.size()) + " configurations, depth " +
-                str(doc, "depth") + ", " + str(doc, "runs") + " runs, " + str(doc, "positions") +
+                str(doc, "depth") + ", " + str(doc, "runs") +
+                (str(doc, "runs") == "1" ? " run, " : " runs, ") + str(doc, "positions") +
                 " positions (" + (meta.empty() ? "no meta" : str(meta, "date") + ", " +
                                                                   str(meta, "commit")) + ")");
   std::map<int, const Json*> best;  // by thread count

@@ -4,12 +4,17 @@
 set -euo pipefail
 need=()
 for pkg in g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev \
-           nlohmann-json3-dev libcli11-dev; do
+           nlohmann-json3-dev libcli11-dev zlib1g-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # Optional: an independent Xiangqi engine used as a perft oracle and speed peer.
 if [ "${XQLAB_WITH_FAIRY:-1}" = 1 ] && ! dpkg -s fairy-stockfish >/dev/null 2>&1; then
   need+=(fairy-stockfish)
+fi
+# Optional: headless Chromium for the report's browser test (skipped without it);
+# installed when XQLAB_WITH_CHROMIUM=1 or under CI (CI set).
+if [ "${XQLAB_WITH_CHROMIUM:-${CI:+1}}" = 1 ] && ! dpkg -s chromium >/dev/null 2>&1; then
+  need+=(chromium)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
