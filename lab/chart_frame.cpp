@@ -15,7 +15,8 @@ YAxis linear_y(const Frame& f, double lo, double hi, bool from_zero) {
 }
 
 YAxis log_y(const Frame& f, double lo, double hi) {
-  lo = lo > 0 ? lo : 1;
+  // Half the smallest value: its bar keeps a visible height above the floor.
+  lo = lo > 0 ? lo / 2 : 1;
   hi = std::max(hi, lo * 10);
   YAxis y;
   y.ticks = svg::log_ticks(lo, hi);

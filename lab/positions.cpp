@@ -30,10 +30,8 @@ Json position_json(std::size_t index, const SuiteEntry& e, const Cell& c, const 
          {"speedup_max", ref ? ratio(serial, lo) : Json()},
          {"nodes", median(c.nodes)}};
   if (c.seconds.size() > 1) {
-    Json runs = Json::array();
-    for (std::size_t r = 0; r < c.seconds.size(); ++r)
-      runs.push_back(Json{{"seconds", c.seconds[r]}, {"nodes", c.nodes[r]}});
-    j["runs"] = runs;
+    j["run_seconds"] = c.seconds;
+    j["run_nodes"] = c.nodes;
   }
   return j;
 }

@@ -3,12 +3,13 @@
 // configuration, one entry per suite position:
 //   {"index", "name", "fen", "serial_seconds", "seconds", "seconds_min",
 //    "seconds_max", "speedup", "speedup_min", "speedup_max", "nodes",
-//    "runs": [{"seconds", "nodes"}, ...]}
+//    "run_seconds": [...], "run_nodes": [...]}
 // seconds and nodes are medians over runs; speedup = serial_seconds /
 // seconds (serial_seconds is the median of the configuration's serial
-// reference); speedup_min/max use the slowest and fastest run; "runs" only
-// when there was more than one. Without a reference the serial and speedup
-// keys are null.
+// reference); speedup_min/max use the slowest and fastest run; the run_
+// arrays (one number per run, in run order; plain arrays so that a
+// thousand-run file stays quick to read) only when there was more than one
+// run. Without a reference the serial and speedup keys are null.
 #pragma once
 
 #include <vector>

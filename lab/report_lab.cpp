@@ -30,10 +30,11 @@ std::vector<double> run_speedups(const Json& r, const Json* ref) {
   std::vector<double> total;
   if (!ref || !r.contains("positions")) return total;
   for (const Json& p : r["positions"]) {
-    if (!p.contains("runs")) return {};
-    const Json& runs = p["runs"];
+    if (!p.contains("run_seconds") || !p["run_seconds"].is_array()) return {};
+    const Json& runs = p["run_seconds"];
     total.resize(std::max(total.size(), runs.size()), 0.0);
-    for (std::size_t k = 0; k < runs.size(); ++k) total[k] += num(runs[k], "seconds");
+    for (std::size_t k = 0; k < runs.size(); ++k)
+      total[k] += runs[k].is_number() ? runs[k].get<double>() : chart::kNone;
   }
   const double t_ref = num(*ref, "seconds");
   for (double& t : total) t = t > 0 ? t_ref / t : chart::kNone;

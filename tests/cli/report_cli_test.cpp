@@ -44,7 +44,8 @@ TEST(ReportCli, LabJsonCarriesMetaAndPositions) {
   for (const json& r : j.at("results")) {
     ASSERT_EQ(r.at("positions").size(), std::size_t(positions));
     for (const json& p : r.at("positions")) {
-      ASSERT_EQ(p.at("runs").size(), 2u);  // --runs 2
+      ASSERT_EQ(p.at("run_seconds").size(), 2u);  // --runs 2
+      ASSERT_EQ(p.at("run_nodes").size(), 2u);
       const double t = p.at("seconds"), serial = p.at("serial_seconds");
       EXPECT_NEAR(p.at("speedup").get<double>(), serial / t, 1e-9 * serial / t);
       EXPECT_FALSE(p.at("fen").get<std::string>().empty());
