@@ -19,14 +19,15 @@ struct Range {
   bool empty() const { return lo > hi; }
 };
 
-void draw_refs(svg::Writer& w, const Frame& f, const svg::Scale& y, const std::vector<RefLine>& refs,
-               std::vector<LegendEntry>& legend) {
+void draw_refs(svg::Writer& w, const Frame& f, const svg::Scale& y,
+               const std::vector<RefLine>& refs, std::vector<LegendEntry>& legend) {
   for (std::size_t i = 0; i < refs.size(); ++i) {
     const double py = y(refs[i].y);
     w.line(f.plot_left(), py, f.plot_right(), py, "#555", 1.5, "6,4");
     w.text(f.plot_right() - 4, py - 4, refs[i].name, "end", "ref-label");
   }
-  if (!refs.empty()) legend.push_back({refs.size() == 1 ? refs[0].name : "reference", "#555", true});
+  if (!refs.empty())
+    legend.push_back({refs.size() == 1 ? refs[0].name : "reference lines", "#555", true});
 }
 
 void whisker(svg::Writer& w, double x, double y0, double y1, const std::string& colour,
@@ -104,7 +105,8 @@ std::string line_chart(const LineChart& c) {
       if (known(p.inner_lo) && known(p.inner_hi))
         whisker(w, px, y.scale(p.inner_lo), y.scale(p.inner_hi), col, 4, 0);
       if (c.markers)
-        w.circle(px, pts[k].second, 3.5, col, s.name + ": " + svg::table_number(p.y), "point", &p.y);
+        w.circle(px, pts[k].second, 3.5, col, s.name + ": " + svg::table_number(p.y), "point",
+                 &p.y);
     }
     legend.push_back({s.name, col, false});
   }
@@ -196,8 +198,8 @@ std::string strip_chart(const StripChart& c) {
       continue;
     }
     std::sort(sorted.begin(), sorted.end());
-    const double med = sorted.size() % 2 ? sorted[sorted.size() / 2]
-                                         : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+    const std::size_t mid = sorted.size() / 2;
+    const double med = sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     w.line(cx - slot * 0.35, y.scale(med), cx + slot * 0.35, y.scale(med), "#000", 2);
   }
   draw_categories(w, f, centres, c.categories);

@@ -64,7 +64,8 @@ std::string inputs_html(const std::vector<ReportInput>& inputs) {
     std::map<std::string, int> kinds;
     for (const Json& d : in.docs) ++kinds[document_kind(d)];
     std::string list;
-    for (const auto& [k, c] : kinds) list += (list.empty() ? "" : ", ") + std::to_string(c) + " " + k;
+    for (const auto& [k, c] : kinds)
+      list += (list.empty() ? "" : ", ") + std::to_string(c) + " " + k;
     h += svg::escape(list) + "</li>\n";
   }
   if (inputs.empty()) h += "<li class=\"missing\">no input files were given</li>\n";

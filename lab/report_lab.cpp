@@ -173,7 +173,8 @@ std::string positions_figure(const Json& doc, int n) {
 }  // namespace
 
 std::string lab_section(const Json& doc, int n) {
-  std::string h = "<section class=\"lab\">\n<h2>Lab: " + svg::escape(str(doc, "suite")) + ", depth " +
+  std::string h = "<section class=\"lab\">\n<h2>Lab: " + svg::escape(str(doc, "suite")) +
+                  ", depth " +
                   svg::escape(str(doc, "depth")) + ", " + svg::escape(str(doc, "runs")) +
                   " runs, " + svg::escape(str(doc, "positions")) + " positions</h2>\n";
   if (!doc.contains("results") || !doc["results"].is_array() || doc["results"].empty())

@@ -58,7 +58,8 @@ std::string entries_figures(const std::vector<Json>& runs) {
     t.rows.push_back({name, str(d, "threads"), cell(num(d, "ops")), cell(num(d, "seconds")),
                       cell(num(d, "ops_per_sec")), cell(rel), cell(num(d, "torn_detected")),
                       cell(num(d, "corrupt_accepted")), cell(errors.values[0].back()),
-                      cell(errors.values[1].back()), str(d.value("meta", Json::object()), "command")});
+                      cell(errors.values[1].back()),
+                      str(d.value("meta", Json::object()), "command")});
   }
   std::string h;
   if (any_relative)
@@ -125,8 +126,9 @@ std::string ablation_section(const Json& doc, int n) {
       for (const Json& d : r.value("depths", Json::array()))
         if (num(d, "depth") == depths[k]) {
           v = num(d, "node_reduction");
-          t.rows.push_back({str(r, "label"), svg::short_number(depths[k]), cell(num(d, "avg_nodes")),
-                            cell(num(d, "avg_ms")), cell(num(d, "nps")), cell(v)});
+          t.rows.push_back({str(r, "label"), svg::short_number(depths[k]),
+                            cell(num(d, "avg_nodes")), cell(num(d, "avg_ms")), cell(num(d, "nps")),
+                            cell(v)});
         }
       c.values[k].push_back(v);
     }

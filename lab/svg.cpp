@@ -53,7 +53,11 @@ std::vector<double> nice_ticks(double lo, double hi, int count) {
     }
   std::vector<double> t;
   const double first = std::floor(lo / step + 1e-9) * step;
-  for (double v = first; v < hi + step * 0.999; v += step) t.push_back(std::abs(v) < 1e-12 * step ? 0 : v);
+  // Index steps rather than repeated addition: no drift in long tick runs.
+  for (int i = 0; first + i * step < hi + step * 0.999; ++i) {
+    const double v = first + i * step;
+    t.push_back(std::abs(v) < 1e-12 * step ? 0 : v);
+  }
   return t;
 }
 
@@ -152,8 +156,9 @@ void Writer::text(double x, double y, std::string_view s, std::string_view ancho
                   std::string_view cls, double rotate) {
   out_ += "<text" + attr("x", fmt(x)) + attr("y", fmt(y)) + attr("text-anchor", anchor) +
           (cls.empty() ? "" : attr("class", cls)) +
-          (rotate != 0 ? attr("transform", "rotate(" + fmt(rotate) + " " + fmt(x) + " " + fmt(y) + ")")
-                       : "") +
+          (rotate != 0
+               ? attr("transform", "rotate(" + fmt(rotate) + " " + fmt(x) + " " + fmt(y) + ")")
+               : "") +
           ">" + escape(s) + "</text>\n";
 }
 
