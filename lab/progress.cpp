@@ -49,13 +49,16 @@ double Progress::elapsed() const {
 
 void Progress::draw(std::string_view label) {
   // \r and "erase line": the line is rewritten in place.
-  std::fprintf(out_, "\r\033[K%s", progress_line(prefix_, label, done_, total_, elapsed()).c_str());
+  last_draw_ = elapsed();
+  std::fprintf(out_, "\r\033[K%s", progress_line(prefix_, label, done_, total_, last_draw_).c_str());
   std::fflush(out_);
   drawn_ = true;
 }
 
 void Progress::working(std::string_view what) {
-  if (mode_ == Mode::terminal) draw(what);
+  if (mode_ != Mode::terminal) return;
+  if (drawn_ && elapsed() - last_draw_ < 0.1) return;  // a terminal need not repaint faster
+  draw(what);
 }
 
 void Progress::done(std::string_view label) {

@@ -35,7 +35,8 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  // What runs now (redrawn on a terminal; nothing otherwise).
+  // What runs now (redrawn on a terminal at most ten times a second; nothing
+  // otherwise).
   void working(std::string_view what);
   // One more unit finished.
   void done(std::string_view label);
@@ -57,6 +58,7 @@ class Progress {
   Mode mode_;
   std::FILE* out_;
   bool drawn_ = false;
+  double last_draw_ = -1;  // elapsed seconds at the last redraw
   std::chrono::steady_clock::time_point start_;
 };
 
