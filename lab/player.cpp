@@ -53,6 +53,13 @@ class XqlabPlayer final : public Player {
     if (name_.empty()) name_ = "xqlab-" + backend + "-" + threads + "t";
     engine_ = std::make_unique<Engine>(opt);
   }
+  ~XqlabPlayer() override {
+    // A search that never ended cannot be joined: leaving its engine behind
+    // lets the match finish instead of hanging in the destructor.
+    if (stuck_) static_cast<void>(engine_.release());
+  }
+  XqlabPlayer(const XqlabPlayer&) = delete;
+  XqlabPlayer& operator=(const XqlabPlayer&) = delete;
   const std::string& name() const override { return name_; }
   const std::string& spec() const override { return spec_; }
   std::string new_game() override {
