@@ -74,6 +74,7 @@ void print_text(const Json& m) {
 
 int run(const MatchArgs& a) {
   const lab::MatchConfig c = config_of(a);
+  const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
   g_stop.store(false);
   const auto previous = std::signal(SIGINT, on_match_sigint);
   lab::MatchResult r;
@@ -86,7 +87,7 @@ int run(const MatchArgs& a) {
   }
   std::signal(SIGINT, previous);
   const Json m = lab::match_json(c, r);
-  if (a.json) print_json(Json{{"meta", lab::run_meta(invocation())}, {"match", m}});
+  if (a.json) print_json(Json{{"meta", meta}, {"match", m}});
   else print_text(m);
   if (r.interrupted) throw Interrupted("interrupted; the finished games are in the results file");
   return 0;

@@ -76,6 +76,7 @@ int run(const RecommendArgs& a) {
   for (const std::string& n : names) check_pair(n, a.hash);
   const std::vector<lab::LabFigures> lab =
       a.lab_json.empty() ? run_lab_for(a, names) : lab::read_lab_json(a.lab_json);
+  const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
   g_stop.store(false);
   const auto previous = std::signal(SIGINT, on_recommend_sigint);
   lab::MatchResult m;
@@ -89,7 +90,7 @@ int run(const RecommendArgs& a) {
   std::signal(SIGINT, previous);
   const lab::Recommendation r = lab::recommend(c, m, names, a.threads, lab);
   if (a.json)
-    print_json(Json{{"meta", lab::run_meta(invocation())}, {"match", lab::match_json(c, m)},
+    print_json(Json{{"meta", meta}, {"match", lab::match_json(c, m)},
                     {"recommendation", lab::recommendation_json(r)}});
   else std::printf("%s", lab::recommendation_text(r, c, a.threads).c_str());
   if (m.interrupted) throw Interrupted("interrupted; the recommendation above covers the games played");
