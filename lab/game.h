@@ -84,6 +84,19 @@ struct Adjudication {
 ResignRule parse_resign(const std::vector<std::string>& words);
 DrawRule parse_draw(const std::vector<std::string>& words);
 
+// Consecutive moves per side meeting each adjudication condition.
+class Adjudicator {
+ public:
+  explicit Adjudicator(const Adjudication& a) : rules_(a) {}
+  // After `side` moved reporting `score` (its own view; none resets its
+  // counts) at full move number `move_number`: the adjudicated end, if any.
+  GameEnd update(Color side, std::optional<int> score, int move_number);
+
+ private:
+  Adjudication rules_;
+  int losing_[2] = {0, 0}, winning_[2] = {0, 0}, drawish_[2] = {0, 0};
+};
+
 struct GameRecord {
   std::string red, black;         // player names
   std::string opening, fen;       // the opening's name and FEN

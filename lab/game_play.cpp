@@ -8,41 +8,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Consecutive moves per side meeting each adjudication condition.
-class Adjudicator {
- public:
-  explicit Adjudicator(const Adjudication& a) : rules_(a) {}
-
-  // After `side` moved with `score` (its own view) at full move number
-  // `move_number`; returns the adjudicated end, if any.
-  GameEnd update(Color side, std::optional<int> score, int move_number) {
-    const int s = index(side);
-    if (!score) {
-      losing_[s] = winning_[s] = drawish_[s] = 0;
-      return {};
-    }
-    if (const auto& r = rules_.resign) {
-      losing_[s] = *score <= -r->score ? losing_[s] + 1 : 0;
-      winning_[s] = *score >= r->score ? winning_[s] + 1 : 0;
-      for (Color c : {Color::Red, Color::Black})
-        if (losing_[index(c)] >= r->movecount && winning_[index(~c)] >= r->movecount)
-          return {c == Color::Red ? GameResult::BlackWins : GameResult::RedWins,
-                  "adjudicated: resign (" + std::string(c == Color::Red ? "red" : "black") +
-                      " at or below -" + std::to_string(r->score) + " cp)"};
-    }
-    if (const auto& d = rules_.draw) {
-      drawish_[s] = move_number >= d->movenumber && std::abs(*score) <= d->score ? drawish_[s] + 1 : 0;
-      if (drawish_[0] >= d->movecount && drawish_[1] >= d->movecount)
-        return {GameResult::Draw, "adjudicated: draw (|score| <= " + std::to_string(d->score) + " cp)"};
-    }
-    return {};
-  }
-
- private:
-  Adjudication rules_;
-  int losing_[2] = {0, 0}, winning_[2] = {0, 0}, drawish_[2] = {0, 0};
-};
-
 std::string forfeit(const Player& p, Color c, const std::string& why) {
   return p.name() + " (" + (c == Color::Red ? "red" : "black") + ") forfeits: " + why;
 }
@@ -50,6 +15,29 @@ std::string forfeit(const Player& p, Color c, const std::string& why) {
 GameResult loss_for(Color c) { return c == Color::Red ? GameResult::BlackWins : GameResult::RedWins; }
 
 }  // namespace
+
+GameEnd Adjudicator::update(Color side, std::optional<int> score, int move_number) {
+  const int s = index(side);
+  if (!score) {
+    losing_[s] = winning_[s] = drawish_[s] = 0;
+    return {};
+  }
+  if (const auto& r = rules_.resign) {
+    losing_[s] = *score <= -r->score ? losing_[s] + 1 : 0;
+    winning_[s] = *score >= r->score ? winning_[s] + 1 : 0;
+    for (Color c : {Color::Red, Color::Black})
+      if (losing_[index(c)] >= r->movecount && winning_[index(~c)] >= r->movecount)
+        return {c == Color::Red ? GameResult::BlackWins : GameResult::RedWins,
+                "adjudicated: resign (" + std::string(c == Color::Red ? "red" : "black") +
+                    " at or below -" + std::to_string(r->score) + " cp)"};
+  }
+  if (const auto& d = rules_.draw) {
+    drawish_[s] = move_number >= d->movenumber && std::abs(*score) <= d->score ? drawish_[s] + 1 : 0;
+    if (drawish_[0] >= d->movecount && drawish_[1] >= d->movecount)
+      return {GameResult::Draw, "adjudicated: draw (|score| <= " + std::to_string(d->score) + " cp)"};
+  }
+  return {};
+}
 
 GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
                      const Position& opening, const TimeControl& tc, const Adjudication& adj) {

@@ -102,5 +102,39 @@ TEST(GameRules, TimeControlAndAdjudicationParameters) {
   EXPECT_THROW(parse_draw({"score=-1"}), std::invalid_argument);
 }
 
+TEST(GameRules, ResignNeedsBothEnginesForMovecountMoves) {
+  Adjudicator a(Adjudication{ResignRule{2, 500}, std::nullopt});
+  EXPECT_EQ(a.update(Color::Red, -600, 10).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Black, 600, 10).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Red, -550, 11).result, GameResult::None);
+  const GameEnd end = a.update(Color::Black, 520, 11);
+  EXPECT_EQ(end.result, GameResult::BlackWins);
+  EXPECT_NE(end.reason.find("resign"), std::string::npos) << end.reason;
+
+  Adjudicator one_sided(Adjudication{ResignRule{2, 500}, std::nullopt});
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(one_sided.update(Color::Red, -900, i).result, GameResult::None);
+    EXPECT_EQ(one_sided.update(Color::Black, 100, i).result, GameResult::None);  // disagrees
+  }
+  Adjudicator unknown(Adjudication{ResignRule{1, 500}, std::nullopt});
+  EXPECT_EQ(unknown.update(Color::Red, -900, 1).result, GameResult::None);
+  EXPECT_EQ(unknown.update(Color::Black, std::nullopt, 1).result, GameResult::None);
+}
+
+TEST(GameRules, DrawAdjudicationStartsAtMovenumber) {
+  Adjudicator a(Adjudication{std::nullopt, DrawRule{20, 2, 10}});
+  for (int move = 18; move < 20; ++move) {  // too early: no count
+    EXPECT_EQ(a.update(Color::Red, 0, move).result, GameResult::None);
+    EXPECT_EQ(a.update(Color::Black, 0, move).result, GameResult::None);
+  }
+  EXPECT_EQ(a.update(Color::Red, 5, 20).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Black, -10, 20).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Red, 11, 21).result, GameResult::None);  // resets red
+  EXPECT_EQ(a.update(Color::Black, 0, 21).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Red, 0, 22).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Black, 0, 22).result, GameResult::None);
+  EXPECT_EQ(a.update(Color::Red, 0, 23).result, GameResult::Draw);
+}
+
 }  // namespace
 }  // namespace xq::lab
