@@ -63,8 +63,10 @@ int run(const RecommendArgs& a) {
     c.engines.push_back("xqlab:backend=" + n + ",hash=" + a.hash + ",threads=" + std::to_string(a.threads) +
                         ",name=" + n);
   if (!a.tc.empty() && a.movetime > 0) throw UsageError("give --tc or --movetime, not both");
-  if (!a.tc.empty()) c.tc = lab::parse_time_control(a.tc);
-  else c.tc.movetime_ms = a.movetime > 0 ? a.movetime : 100;
+  // A game clock by default: a fixed move time is overstepped on a loaded
+  // machine often enough to turn the match into a test of time keeping.
+  if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
+  else c.tc = lab::parse_time_control(a.tc.empty() ? "1+0.1" : a.tc);
   c.adjudication.resign = lab::ResignRule{};
   c.adjudication.draw = lab::DrawRule{};
   c.openings_path = a.openings;
@@ -107,8 +109,8 @@ Command add_recommend(CLI::App& root) {
       ->delimiter(',')->check(backend_name());
   add_threads_option(app, a->threads)->capture_default_str();
   add_hash_option(app, a->hash)->capture_default_str();
-  app->add_option("--tc", a->tc, "game clock BASE+INC in seconds");
-  app->add_option("--movetime", a->movetime, "fixed time per move in ms (default 100)")
+  app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 1+0.1)");
+  app->add_option("--movetime", a->movetime, "fixed time per move in ms")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   app->add_option("--games", a->games, "most games per pairing")->check(CLI::Range(2, 100000))->capture_default_str();
   app->add_option("--sprt", a->sprt, "elo0=0 elo1=20 alpha=0.05 beta=0.05 [model=...]")

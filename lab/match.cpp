@@ -37,6 +37,8 @@ void append_text(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write the PGN file '" + path + "'");
 }
 
+bool is_forfeit(const std::string& reason) { return reason.find(" forfeits: ") != std::string::npos; }
+
 // Reads a results file back into the pairings; false when it does not exist.
 bool load_results(const MatchConfig& c, std::vector<PairingResult>& pairings) {
   std::ifstream in(c.results_path);
@@ -64,6 +66,7 @@ bool load_results(const MatchConfig& c, std::vector<PairingResult>& pairings) {
       const std::size_t g = j.at("index").get<std::size_t>();
       if (p >= pairings.size() || g != pairings[p].scores.size()) throw std::invalid_argument("order");
       pairings[p].scores.push_back(GameScore(j.at("score_a").get<int>()));
+      pairings[p].forfeits += is_forfeit(j.at("reason").get<std::string>());
     } catch (const std::exception&) {
       throw std::invalid_argument(where + ": line " + std::to_string(n) + " is not a game of this match");
     }
@@ -82,6 +85,7 @@ std::string progress_line(const MatchResult& m, const PairingResult& p, const Ma
   std::string s = m.names[p.a] + " vs " + m.names[p.b] + ": games " + std::to_string(w.games()) +
                   ", +" + std::to_string(w.wins) + " =" + std::to_string(w.draws) + " -" +
                   std::to_string(w.losses);
+  if (p.forfeits > 0) s += " (" + std::to_string(p.forfeits) + " by forfeit)";
   if (const auto e = elo_estimate(penta_of(p.scores)))
     s += ", Elo " + fmt("%.1f", e->elo) + " [" + fmt("%.1f", e->lower) + ", " + fmt("%.1f", e->upper) + "]";
   if (c.sprt && !p.llr_by_games.empty())
@@ -113,7 +117,7 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
   check_config(c);
   MatchResult m;
   for (std::size_t a = 0; a < c.engines.size(); ++a)
-    for (std::size_t b = a + 1; b < c.engines.size(); ++b) m.pairings.push_back({a, b, {}, {}, {}});
+    for (std::size_t b = a + 1; b < c.engines.size(); ++b) m.pairings.push_back({a, b, {}, {}, {}, 0});
   const int games = c.games + c.games % 2;
   bool have_file = false;
   if (c.resume) have_file = load_results(c, m.pairings);
@@ -148,6 +152,7 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
         Player& black = *players[a_red ? p.b : p.a];
         const GameRecord g = play_game(red, black, o.name, o.pos, c.tc, c.adjudication);
         p.scores.push_back(score_for(g.result, a_red));
+        p.forfeits += is_forfeit(g.reason);
         ++m.games;
         append_line(c.results_path, Json{{"pairing", pi}, {"index", i}, {"red", g.red}, {"black", g.black},
                                          {"opening", g.opening}, {"fen", g.fen},
@@ -187,6 +192,7 @@ Json match_json(const MatchConfig& c, const MatchResult& m) {
     Json trace = Json::array();
     for (const auto& [g, v] : p.llr_by_games) trace.push_back(Json::array({g, v}));
     j["llr_by_games"] = trace;
+    j["forfeits"] = p.forfeits;
     pairings.push_back(j);
   }
   return Json{{"tc", c.tc.text()}, {"games", m.games}, {"engines", engines}, {"pairings", pairings}};

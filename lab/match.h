@@ -42,6 +42,7 @@ struct PairingResult {
   std::vector<GameScore> scores;         // engine a's view, in game order
   std::vector<std::pair<int, double>> llr_by_games;  // after each complete pair
   SprtDecision decision = SprtDecision::Continue;
+  int forfeits = 0;  // games lost by a crash, hang, illegal move or time loss
 };
 
 struct MatchResult {

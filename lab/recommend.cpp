@@ -44,8 +44,13 @@ Versus versus(const MatchConfig& c, const MatchResult& m, const PairingResult& p
   return v;
 }
 
-std::string verdict_of(const Recommendation& r, const MatchConfig& c) {
+std::string verdict_of(const Recommendation& r, const MatchConfig& c, const MatchResult& m) {
   const Candidate& top = r.ranked.front();
+  int forfeits = 0;
+  for (const PairingResult& p : m.pairings) forfeits += p.forfeits;
+  if (forfeits * 10 > std::max(m.games, 1))  // more than 10 %: time keeping, not play
+    return "not enough evidence to decide: " + std::to_string(forfeits) + " of " + std::to_string(m.games) +
+           " games ended by a forfeit (see the results file); use a longer time control or --timemargin.";
   if (r.ranked.size() == 1) return "only one candidate (" + top.name + "): nothing to compare.";
   if (!c.sprt) return "no SPRT was run: the ranking is by score only and decides nothing.";
   std::string open;
@@ -108,7 +113,7 @@ Recommendation recommend(const MatchConfig& c, const MatchResult& m,
     return (x.lab ? x.lab->speedup : 0) > (y.lab ? y.lab->speedup : 0);
   });
   if (r.ranked.empty()) throw std::invalid_argument("no candidates");
-  r.verdict = verdict_of(r, c);
+  r.verdict = verdict_of(r, c, m);
   r.decided = r.verdict.rfind("recommend ", 0) == 0;
   return r;
 }
