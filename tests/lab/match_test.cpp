@@ -106,8 +106,8 @@ TEST(MatchForfeits, CrashLoses) {
   EXPECT_NE(g.reason.find("crashed (exit status 3)"), std::string::npos) << g.reason;
 }
 
-TEST(MatchForfeits, SlowMoveLosesOnTime) {
-  const auto slow = make_player("uci:" + fake_engine("slow", "sleep 0.3; echo 'bestmove h2e2'"), 2s);
+TEST(MatchForfeits, LateMoveLosesOnTime) {
+  const auto slow = make_player("uci:" + fake_engine("late", "sleep 0.3; echo 'bestmove h2e2'"), 2s);
   const auto good = make_player("xqlab", 2s);
   TimeControl tc = fast();
   tc.margin_ms = 50;
