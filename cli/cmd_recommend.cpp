@@ -28,7 +28,7 @@ struct RecommendArgs {
   std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
   std::string hash = "xor", tc, lab_json, openings = lab::default_suite_path(), results;
   int threads = 2, games = 10, lab_depth = 7, lab_runs = 1;
-  std::int64_t movetime = 0;
+  std::int64_t movetime = 0, margin = 50;
   bool json = false;
 };
 
@@ -67,6 +67,7 @@ int run(const RecommendArgs& a) {
   // machine often enough to turn the match into a test of time keeping.
   if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
   else c.tc = lab::parse_time_control(a.tc.empty() ? "1+0.1" : a.tc);
+  c.tc.margin_ms = a.margin;
   c.adjudication.resign = lab::ResignRule{};
   c.adjudication.draw = lab::DrawRule{};
   c.openings_path = a.openings;
@@ -112,6 +113,8 @@ Command add_recommend(CLI::App& root) {
   app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 1+0.1)");
   app->add_option("--movetime", a->movetime, "fixed time per move in ms")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  app->add_option("--timemargin", a->margin, "ms an engine may overstep its time")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{60000}))->capture_default_str();
   app->add_option("--games", a->games, "most games per pairing")->check(CLI::Range(2, 100000))->capture_default_str();
   app->add_option("--sprt", a->sprt, "elo0=0 elo1=20 alpha=0.05 beta=0.05 [model=...]")
       ->expected(1, 5)->capture_default_str();

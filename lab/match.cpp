@@ -76,7 +76,7 @@ bool load_results(const MatchConfig& c, std::vector<PairingResult>& pairings) {
 
 std::string fmt(const char* f, double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
+  std::snprintf(buf, sizeof buf, f, v == 0 ? 0.0 : v);  // no "-0.0"
   return buf;
 }
 

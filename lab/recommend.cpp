@@ -21,7 +21,7 @@ std::vector<GameScore> flipped(const std::vector<GameScore>& s) {
 
 std::string fmt(const char* f, double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
+  std::snprintf(buf, sizeof buf, f, v == 0 ? 0.0 : v);  // no "-0.0"
   return buf;
 }
 
@@ -50,7 +50,8 @@ std::string verdict_of(const Recommendation& r, const MatchConfig& c, const Matc
   for (const PairingResult& p : m.pairings) forfeits += p.forfeits;
   if (forfeits * 10 > std::max(m.games, 1))  // more than 10 %: time keeping, not play
     return "not enough evidence to decide: " + std::to_string(forfeits) + " of " + std::to_string(m.games) +
-           " games ended by a forfeit (see the results file); use a longer time control or --timemargin.";
+           " games ended by a forfeit (a crash, hang, illegal move or time loss;\n"
+           "the reasons are in the --results file); use a longer time control or a larger --timemargin.";
   if (r.ranked.size() == 1) return "only one candidate (" + top.name + "): nothing to compare.";
   if (!c.sprt) return "no SPRT was run: the ranking is by score only and decides nothing.";
   std::string open;

@@ -165,7 +165,9 @@ TEST(MatchRunner, ResumeAppendsTheMissingGames) {
   const int forfeits = second.pairings[0].forfeits;
   EXPECT_EQ(j["pairings"][0]["forfeits"], forfeits);
   EXPECT_EQ(j["pairings"][0]["draws"].get<int>() + forfeits, 4);
-  if (forfeits == 0) EXPECT_EQ(j["pairings"][0]["penta"], Json::array({0, 0, 2, 0, 0}));
+  if (forfeits == 0) {
+    EXPECT_EQ(j["pairings"][0]["penta"], Json::array({0, 0, 2, 0, 0}));
+  }
   c.engines[1] = "xqlab:name=three";  // another match: its file is refused
   EXPECT_THROW(run_match(c, nullptr, nullptr), std::invalid_argument);
   std::remove(results.c_str());
