@@ -21,5 +21,7 @@ Command add_ablation(CLI::App& root);
 Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
 Command add_list(CLI::App& root);
 Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report.h)
+Command add_match(CLI::App& root);      // games between engines (lab/match.h)
+Command add_recommend(CLI::App& root);  // which backend to ship (lab/recommend.h)
 
 }  // namespace xq::cli

@@ -1,0 +1,124 @@
+// xqlab match: games between engine configurations (in-process xqlab
+// backends or external UCI engines) with pentanomial statistics and an
+// optional SPRT (lab/match.h). One progress line per game pair on stderr; a
+// summary on stdout (text, or one JSON object with --json); results appended
+// to --results game by game, so --resume continues an interrupted match.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/invocation.h"
+#include "cli/options.h"
+#include "cli/usage_error.h"
+#include "lab/match.h"
+#include "lab/meta.h"
+
+namespace xq::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+extern "C" void on_match_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
+
+struct MatchArgs {
+  std::vector<std::string> engines, sprt, resign, draw;
+  std::string tc, openings = lab::default_suite_path(), results, pgn;
+  std::int64_t movetime = 0, margin = 50;
+  int games = 10;
+  bool resume = false, json = false;
+};
+
+}  // namespace
+
+namespace {
+
+lab::MatchConfig config_of(const MatchArgs& a) {
+  lab::MatchConfig c;
+  c.engines = a.engines;
+  if (!a.tc.empty() && a.movetime > 0) throw UsageError("give --tc or --movetime, not both");
+  if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
+  else c.tc = lab::parse_time_control(a.tc.empty() ? "10+0.1" : a.tc);
+  c.tc.margin_ms = a.margin;
+  if (!a.resign.empty()) c.adjudication.resign = lab::parse_resign(a.resign);
+  if (!a.draw.empty()) c.adjudication.draw = lab::parse_draw(a.draw);
+  c.openings_path = a.openings;
+  c.openings = lab::load_suite(a.openings);
+  c.games = a.games;
+  if (!a.sprt.empty()) c.sprt = lab::parse_sprt(a.sprt);
+  c.results_path = a.results;
+  c.resume = a.resume;
+  c.pgn_path = a.pgn;
+  return c;
+}
+
+void print_text(const Json& m) {
+  std::printf("match %s, %d games\n", m["tc"].get<std::string>().c_str(), m["games"].get<int>());
+  for (const Json& p : m["pairings"]) {
+    std::printf("%s vs %s: +%lld =%lld -%lld  penta %s", p["a"].get<std::string>().c_str(),
+                p["b"].get<std::string>().c_str(), p["wins"].get<long long>(),
+                p["draws"].get<long long>(), p["losses"].get<long long>(), p["penta"].dump().c_str());
+    if (!p["elo"].is_null())
+      std::printf("  Elo %.1f [%s, %s]  LOS %.3f", p["elo"].get<double>(), p["elo_ci"][0].dump().c_str(),
+                  p["elo_ci"][1].dump().c_str(), p["los"].get<double>());
+    if (!p["sprt"].is_null())
+      std::printf("  SPRT %s LLR %.2f [%.2f, %.2f] %s", p["sprt"]["model"].get<std::string>().c_str(),
+                  p["sprt"]["llr"].get<double>(), p["sprt"]["lower"].get<double>(),
+                  p["sprt"]["upper"].get<double>(), p["sprt"]["decision"].get<std::string>().c_str());
+    std::printf("\n");
+  }
+}
+
+int run(const MatchArgs& a) {
+  const lab::MatchConfig c = config_of(a);
+  const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
+  g_stop.store(false);
+  const auto previous = std::signal(SIGINT, on_match_sigint);
+  lab::MatchResult r;
+  try {
+    r = lab::run_match(c, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
+                       &g_stop);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  const Json m = lab::match_json(c, r);
+  if (a.json) print_json(Json{{"meta", meta}, {"match", m}});
+  else print_text(m);
+  if (r.interrupted) throw Interrupted("interrupted; the finished games are in the results file");
+  return 0;
+}
+
+}  // namespace
+
+Command add_match(CLI::App& root) {
+  auto a = std::make_shared<MatchArgs>();
+  CLI::App* app = root.add_subcommand("match", "games between engines: Elo, pentanomial counts, SPRT");
+  app->add_option("--engine", a->engines,
+                  "xqlab[:backend=B,hash=S,threads=T,hash_mb=M,OPTION=V] or uci:COMMAND[,OPTION=V] "
+                  "(give two or more)")
+      ->required();
+  app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 10+0.1)");
+  app->add_option("--movetime", a->movetime, "fixed time per move in ms")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  app->add_option("--timemargin", a->margin, "ms an engine may overstep its time")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{60000}))->capture_default_str();
+  app->add_option("--games", a->games, "games per pairing (even)")
+      ->check(CLI::Range(1, 1000000))->capture_default_str();
+  app->add_option("--openings", a->openings, "opening suite (CSV with a fen column)")->capture_default_str();
+  app->add_option("--results", a->results, "append each finished game to this file (JSON lines)");
+  app->add_flag("--resume", a->resume, "continue the match in --results");
+  app->add_option("--pgn", a->pgn, "append each game to this PGN file");
+  app->add_option("--sprt", a->sprt, "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]")
+      ->expected(1, 5);
+  app->add_option("--resign", a->resign, "adjudicate a loss: movecount=K score=CP")->expected(1, 2);
+  app->add_option("--draw", a->draw, "adjudicate a draw: movenumber=M movecount=K score=CP")->expected(1, 3);
+  app->add_flag("--json", a->json, "one JSON object on stdout");
+  return {app, [a] { return run(*a); }};
+}
+
+}  // namespace xq::cli

@@ -1,0 +1,131 @@
+// xqlab recommend: which parallel backend to ship for a thread count and a
+// time control. Runs the time-to-depth lab on the candidates (or reads its
+// JSON with --lab-json) and a round-robin SPRT match among them, then prints
+// the ranking with its evidence and says whether it is decided
+// (lab/recommend.h). The defaults finish in a few minutes on two cores.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/invocation.h"
+#include "cli/options.h"
+#include "cli/usage_error.h"
+#include "lab/meta.h"
+#include "lab/recommend.h"
+#include "lab/runner.h"
+#include "lab/summary.h"
+
+namespace xq::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_recommend_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
+
+struct RecommendArgs {
+  std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
+  std::string hash = "xor", tc, lab_json, openings = lab::default_suite_path(), results;
+  int threads = 2, games = 10, lab_depth = 7, lab_runs = 1;
+  std::int64_t movetime = 0, margin = 50;
+  bool json = false;
+};
+
+std::vector<std::string> default_candidates(int threads) {
+  std::vector<std::string> out;
+  for (const BackendInfo& b : backends())
+    if (threads == 1 || b.name != "serial") out.emplace_back(b.name);
+  return out;
+}
+
+std::vector<lab::LabFigures> run_lab_for(const RecommendArgs& a, const std::vector<std::string>& names) {
+  lab::LabSettings s;
+  s.suite_path = a.openings;
+  s.depth = Depth(a.lab_depth);
+  s.runs = a.lab_runs;
+  s.configs = lab::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
+    std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());
+  });
+  const auto suite = lab::load_suite(s.suite_path);
+  lab::LabCallbacks cb;
+  cb.on_pass = [&](const lab::LabConfig& c, int, double seconds, double) {
+    std::fprintf(stderr, "recommend: lab %-22s depth %d  %.2f s\n", c.label().c_str(), s.depth, seconds);
+  };
+  return lab::lab_figures(lab::summarise(s, suite.size(), lab::run_lab(s, suite, cb)));
+}
+
+int run(const RecommendArgs& a) {
+  const std::vector<std::string> names = a.candidates.empty() ? default_candidates(a.threads) : a.candidates;
+  if (names.size() < 2) throw UsageError("give at least two candidates (--candidates a,b)");
+  lab::MatchConfig c;
+  for (const std::string& n : names)
+    c.engines.push_back("xqlab:backend=" + n + ",hash=" + a.hash + ",threads=" + std::to_string(a.threads) +
+                        ",name=" + n);
+  if (!a.tc.empty() && a.movetime > 0) throw UsageError("give --tc or --movetime, not both");
+  // A game clock by default: a fixed move time is overstepped on a loaded
+  // machine often enough to turn the match into a test of time keeping.
+  if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
+  else c.tc = lab::parse_time_control(a.tc.empty() ? "1+0.1" : a.tc);
+  c.tc.margin_ms = a.margin;
+  c.adjudication.resign = lab::ResignRule{};
+  c.adjudication.draw = lab::DrawRule{};
+  c.openings_path = a.openings;
+  c.openings = lab::load_suite(a.openings);
+  c.games = a.games;
+  c.sprt = lab::parse_sprt(a.sprt);
+  c.results_path = a.results;
+  c.resume = !a.results.empty();  // a recommend run continues its own file
+  for (const std::string& n : names) check_pair(n, a.hash);
+  const std::vector<lab::LabFigures> lab =
+      a.lab_json.empty() ? run_lab_for(a, names) : lab::read_lab_json(a.lab_json);
+  const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
+  g_stop.store(false);
+  const auto previous = std::signal(SIGINT, on_recommend_sigint);
+  lab::MatchResult m;
+  try {
+    m = lab::run_match(c, [](const std::string& l) { std::fprintf(stderr, "recommend: %s\n", l.c_str()); },
+                       &g_stop);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  const lab::Recommendation r = lab::recommend(c, m, names, a.threads, lab);
+  if (a.json)
+    print_json(Json{{"meta", meta}, {"match", lab::match_json(c, m)},
+                    {"recommendation", lab::recommendation_json(r)}});
+  else std::printf("%s", lab::recommendation_text(r, c, a.threads).c_str());
+  if (m.interrupted) throw Interrupted("interrupted; the recommendation above covers the games played");
+  return 0;
+}
+
+}  // namespace
+
+Command add_recommend(CLI::App& root) {
+  auto a = std::make_shared<RecommendArgs>();
+  CLI::App* app = root.add_subcommand("recommend", "rank backends for a thread count and a time control "
+                                                   "(time to depth + SPRT games)");
+  app->add_option("--candidates", a->candidates, "backends to compare (default: every parallel one)")
+      ->delimiter(',')->check(backend_name());
+  add_threads_option(app, a->threads)->capture_default_str();
+  add_hash_option(app, a->hash)->capture_default_str();
+  app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 1+0.1)");
+  app->add_option("--movetime", a->movetime, "fixed time per move in ms")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  app->add_option("--timemargin", a->margin, "ms an engine may overstep its time")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{60000}))->capture_default_str();
+  app->add_option("--games", a->games, "most games per pairing")->check(CLI::Range(2, 100000))->capture_default_str();
+  app->add_option("--sprt", a->sprt, "elo0=0 elo1=20 alpha=0.05 beta=0.05 [model=...]")
+      ->expected(1, 5)->capture_default_str();
+  app->add_option("--lab-json", a->lab_json, "read the time-to-depth figures from `xqlab lab --json` output");
+  app->add_option("--lab-depth", a->lab_depth, "depth of the lab's searches")
+      ->check(CLI::Range(1, int(kMaxDepth)))->capture_default_str();
+  app->add_option("--lab-runs", a->lab_runs, "lab runs")->check(CLI::Range(1, 100))->capture_default_str();
+  app->add_option("--openings", a->openings, "suite for the lab and the games")->capture_default_str();
+  app->add_option("--results", a->results, "match results file (continued when it exists)");
+  app->add_flag("--json", a->json, "one JSON object on stdout");
+  return {app, [a] { return run(*a); }};
+}
+
+}  // namespace xq::cli
