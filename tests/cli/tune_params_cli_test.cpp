@@ -100,7 +100,8 @@ TEST(CliLabTime, SplitBackendsReportTimeLossAndCpu) {
                             "serial,ybwc,pvsplit", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   int split_rows = 0;
-  for (const json& row : r.json().at("results")) {
+  const json j = r.json();
+  for (const json& row : j.at("results")) {
     for (const char* key : {"runs", "cpu_share", "contested"}) EXPECT_TRUE(row.contains(key)) << key;
     for (const json& run : row.at("runs"))
       for (const char* key : {"cpu_seconds", "cpu_share", "load_average", "contested"})
