@@ -110,6 +110,49 @@ void BM_InCheckAfterMove(benchmark::State& state) {
 }
 BENCHMARK(BM_InCheckAfterMove)->Arg(0)->Arg(2);
 
+// A split or join copies a position. A middlegame position reached by
+// `tail` reversible plies (knight shuttles) after the FEN, the state a
+// helper copies at a split point that many plies after the last capture.
+xq::Position position_with_tail(int tail) {
+  xq::Position pos;
+  if (pos.set_fen(kFens[1]) != "") return pos;
+  const char* shuttle[] = {"b0b1", "i9h9", "b1b0", "h9i9"};
+  for (int i = 0; i < tail; ++i) {
+    const xq::Move m = pos.parse_move(shuttle[i % 4]);
+    if (!m) break;  // reversible_plies() then falls short: the benchmark says so
+    pos.do_move(m);
+  }
+  return pos;
+}
+
+// The plain copy: board and the whole kMaxHistory state array (~16 KiB).
+void BM_PositionCopyFull(benchmark::State& state) {
+  const xq::Position src = position_with_tail(int(state.range(0)));
+  if (src.reversible_plies() != state.range(0)) state.SkipWithError("tail not reached");
+  xq::Position dst;
+  for (auto _ : state) {
+    dst = src;
+    benchmark::DoNotOptimize(dst);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations()));
+}
+BENCHMARK(BM_PositionCopyFull)->Arg(0)->Arg(8)->Arg(40)->Arg(200);
+
+// Position::copy_from: the board and the states since the last capture.
+void BM_PositionCopyCheap(benchmark::State& state) {
+  const xq::Position src = position_with_tail(int(state.range(0)));
+  if (src.reversible_plies() != state.range(0)) state.SkipWithError("tail not reached");
+  xq::Position dst;
+  for (auto _ : state) {
+    dst.copy_from(src);
+    benchmark::DoNotOptimize(dst);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations()));
+}
+BENCHMARK(BM_PositionCopyCheap)->Arg(0)->Arg(8)->Arg(40)->Arg(200);
+
 // Perft from the start position; items = leaf nodes counted.
 void BM_PerftStart(benchmark::State& state) {
   xq::Position pos;

@@ -1,5 +1,10 @@
 #include "board/position.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <type_traits>
+
 #include "board/eval.h"
 #include "board/movegen.h"
 #include "board/tables.h"
@@ -12,6 +17,19 @@ using tables::kTables;
 Position::Position() {
   const std::string err = set_fen(kStartFen);
   (void)err;  // the start position always parses
+}
+
+void Position::copy_from(const Position& src) {
+  // Everything before states_ is the board and the counters: one block copy
+  // that stays right when a member is added there.
+  static_assert(std::is_trivially_copyable_v<Position> && std::is_standard_layout_v<Position>);
+  static_assert(offsetof(Position, states_) + sizeof(states_) == sizeof(Position),
+                "states_ must be the last member");
+  if (this == &src) return;
+  std::memcpy(static_cast<void*>(this), &src, offsetof(Position, states_));
+  const int first = std::max(0, src.ply_ - int(src.states_[std::size_t(src.ply_)].reversible));
+  std::copy(src.states_.begin() + first, src.states_.begin() + src.ply_ + 1,
+            states_.begin() + first);
 }
 
 void Position::clear() {

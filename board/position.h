@@ -37,6 +37,16 @@ class Position {
 
   Position();  // the start position
 
+  // Makes this position equal to `src` for searching from it, copying the
+  // board and only the history a search reads: the states since the last
+  // irreversible move (repetition() looks back no further), not the whole
+  // kMaxHistory array a plain copy moves (~16 KiB). Afterwards repetition(),
+  // key(), fen() and every move made and undone from here answer as on a
+  // plain copy. Undoing a move made before the copy needs the older states:
+  // valid only when this position already held the same line up to them
+  // (a thread restoring a position its own line led to).
+  void copy_from(const Position& src);
+
   // Parses Xiangqi FEN: board, side ("w", "r" or "b"), then optionally "-",
   // "-", the half-move clock (0..kMaxFenCounter) and the full-move number
   // (1..kMaxFenCounter); trailing fields may be omitted. On success returns ""

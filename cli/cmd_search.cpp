@@ -78,6 +78,14 @@ void print_text(const SearchResult& r, const std::string& backend, const Backend
   std::printf("backend %s  hash %s  threads %d  splits %llu  joins %llu  aborts %llu\n",
               backend.c_str(), cfg.hash.c_str(), cfg.threads, u(s.splits), u(s.joins),
               u(s.aborts));
+  // Seconds summed over threads (parallel/split_timing.h); backends without
+  // split points do not measure them.
+  if (s.search_seconds > 0)
+    std::printf("thread time search %.3f s  idle %.3f s  lock %.3f s  copy %.3f s  wasted nodes "
+                "%llu\n", double(s.search_seconds), double(s.idle_seconds),
+                double(s.lock_seconds), double(s.copy_seconds), u(s.wasted_nodes));
+  else
+    std::printf("thread time not measured by this backend\n");
 }
 
 int run(const SearchArgs& a) {

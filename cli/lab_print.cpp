@@ -1,6 +1,8 @@
 #include "cli/lab_print.h"
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 #include <thread>
 
 #include "cli/options.h"
@@ -8,6 +10,44 @@
 #include "parallel/params.h"
 
 namespace xq::cli {
+
+namespace {
+
+std::string percent(bool known, double share) {
+  if (!known) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * share);
+  return buf;
+}
+
+// Where the threads' time went and what the speedup lost to what
+// (lab/summary.h states the decomposition), with the CPU each configuration
+// really got.
+void print_time_shares(const std::vector<lab::LabSummary>& rows) {
+  std::printf("\nthread time (summed over threads and runs; '-': not measured by the backend);"
+              " loss = share of the thread time p x T lost to idle, sync (lock + copy) and"
+              " search overhead,\nso that S = p x (1 - idle - sync - overhead) with summed"
+              " times; cpu = CPU got / (wall x threads), median over runs; contested: some run"
+              " got < %.0f%% of the CPU it wanted\n", 100.0 * lab::kContestedShare);
+  std::printf("%-10s %-11s %3s %7s %7s %7s %7s %12s %7s %7s %8s %5s %5s %s\n", "backend", "hash",
+              "thr", "search", "idle", "lock", "copy", "wasted", "L.idle", "L.sync", "L.ovhd",
+              "cpu", "load", "");
+  for (const lab::LabSummary& r : rows) {
+    const double all = r.time_search + r.time_idle + r.time_lock + r.time_copy;
+    const bool t = r.timed && all > 0;
+    const double load = r.cpu_runs.empty() ? -1 : r.cpu_runs.front().load_average;
+    std::printf("%-10s %-11s %3d %7s %7s %7s %7s %12s %7s %7s %8s %4.0f%% %5.2f %s\n",
+                r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
+                percent(t, r.time_search / all).c_str(), percent(t, r.time_idle / all).c_str(),
+                percent(t, r.time_lock / all).c_str(), percent(t, r.time_copy / all).c_str(),
+                t ? std::to_string(std::llround(r.wasted_nodes)).c_str() : "-",
+                percent(r.has_loss, r.loss_idle).c_str(), percent(r.has_loss, r.loss_sync).c_str(),
+                percent(r.has_loss, r.loss_overhead).c_str(), 100.0 * r.cpu_share, load,
+                r.contested ? "CONTESTED: speedup not clean" : "");
+  }
+}
+
+}  // namespace
 
 void print_lab_text(const lab::LabSettings& s, std::size_t positions,
                     const std::vector<lab::LabSummary>& rows) {
@@ -34,6 +74,7 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
         100.0 * r.tt_hit_rate, r.splits, r.aborts, r.agreement, r.spread_min, r.spread_median,
         r.spread_max);
   }
+  print_time_shares(rows);
   const std::string note = lab::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }

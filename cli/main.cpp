@@ -77,7 +77,8 @@ int main(int argc, char** argv) {
   const std::vector<xq::cli::Command> commands = {
       xq::cli::add_perft(app), xq::cli::add_search(app),   xq::cli::add_lab(app),
       xq::cli::add_ablation(app), xq::cli::add_stress(app), xq::cli::add_list(app),
-      xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app)};
+      xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app),
+      xq::cli::add_tune(app)};
   const std::string usage = "usage: xqlab <command> [options]; commands: " +
                             command_list(commands) + " ('xqlab CMD --help' for each)";
   if (argc < 2) return report("", usage, 2);

@@ -1,6 +1,7 @@
 #include "cli/options.h"
 
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 #include "cli/usage_error.h"
@@ -94,6 +95,43 @@ void add_table_options(CLI::App* app, std::size_t& hash_mb, std::vector<std::str
   app->add_option("--param", params, params_help())
       ->allow_extra_args(false)
       ->check(param_assignment());
+  // Defined after --param: CLI11 runs the callbacks in definition order, so
+  // the file's assignments go in front of the ones --param already stored.
+  app->add_option_function<std::string>(
+         "--params",
+         [&params](const std::string& path) {
+           try {
+             const std::vector<std::string> file = read_params_file(path);
+             params.insert(params.begin(), file.begin(), file.end());
+           } catch (const std::invalid_argument& e) {
+             throw CLI::ValidationError("--params", e.what());
+           }
+         },
+         "backend parameters from a file of NAME=VALUE lines (as 'xqlab tune --save' "
+         "writes); --param overrides them")
+      ->allow_extra_args(false);
+}
+
+std::vector<std::string> read_params_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot read parameter file '" + path + "'");
+  std::vector<std::string> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
+      line.pop_back();
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line[start] == '#') continue;
+    line.erase(0, start);
+    try {
+      BackendConfig scratch;
+      set_param(scratch, line);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(path + ":" + std::to_string(n) + ": " + e.what());
+    }
+    out.push_back(line);
+  }
+  return out;
 }
 
 void add_backend_options(CLI::App* app, BackendArgs& args) {

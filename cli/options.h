@@ -35,11 +35,17 @@ CLI::Option* add_hash_option(CLI::App* app, std::string& target);
 CLI::Option* add_hash_option(CLI::App* app, std::vector<std::string>& target);
 CLI::Option* add_threads_option(CLI::App* app, int& target);
 CLI::Option* add_threads_option(CLI::App* app, std::vector<int>& target);
-// --hash-mb M and --param NAME=VALUE (repeatable).
+// --hash-mb M, --param NAME=VALUE (repeatable) and --params FILE: the
+// NAME=VALUE lines of FILE (blank lines and '#' comments skipped; what
+// `xqlab tune --save` writes), applied before any --param, so that an
+// explicit --param overrides the file.
 void add_table_options(CLI::App* app, std::size_t& hash_mb, std::vector<std::string>& params);
 // All of the above for one backend.
 void add_backend_options(CLI::App* app, BackendArgs& args);
 
+// The assignments of a --params file; throws std::invalid_argument naming
+// the file and line for an unreadable file or a bad line.
+std::vector<std::string> read_params_file(const std::string& path);
 // Applies "NAME=VALUE" assignments (already validated) in order.
 void apply_params(BackendConfig& config, const std::vector<std::string>& params);
 // The configuration the arguments describe (make_backend checks the

@@ -115,6 +115,25 @@ void to_json(Json& j, const LabSummary& r) {
            {"speedup_min", r.spread_min},
            {"speedup_median", r.spread_median},
            {"speedup_max", r.spread_max}};
+  // Absent, not zero, when the backend does not account its threads' time.
+  if (r.timed) {
+    j["time"] = Json{
+        {"search", r.time_search}, {"idle", r.time_idle}, {"lock", r.time_lock}, {"copy", r.time_copy}};
+    j["wasted_nodes"] = r.wasted_nodes;
+  }
+  if (r.has_loss)
+    j["loss"] = Json{{"idle", r.loss_idle}, {"sync", r.loss_sync}, {"overhead", r.loss_overhead}};
+  Json runs = Json::array();
+  for (const RunCpu& c : r.cpu_runs)
+    runs.push_back(Json{{"run", c.run},
+                        {"seconds", c.seconds},
+                        {"cpu_seconds", c.cpu_seconds},
+                        {"cpu_share", c.cpu_share},
+                        {"load_average", c.load_average < 0 ? Json() : Json(c.load_average)},
+                        {"contested", c.contested}});
+  j["runs"] = runs;
+  j["cpu_share"] = r.cpu_share;
+  j["contested"] = r.contested;
 }
 
 void to_json(Json& j, const AblationCell& c) {

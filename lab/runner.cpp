@@ -1,5 +1,7 @@
 #include "lab/runner.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -7,6 +9,8 @@
 #include <stdexcept>
 
 #include "hashing/schemes.h"
+#include "lab/summary.h"
+#include "parallel/params.h"
 
 namespace xq::lab {
 namespace {
@@ -15,6 +19,19 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// User + system CPU seconds of every thread of this process so far.
+double process_cpu_seconds() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  const auto sec = [](const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
+double load_average_now() {
+  double load[1];
+  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
 }
 
 // Quotes a CSV field when it holds a comma, a quote or a line break.
@@ -38,7 +55,9 @@ void check_names(const std::vector<std::string>& backends, const std::vector<std
 }  // namespace
 
 std::string LabConfig::label() const {
-  return backend + "/" + hash + "/" + std::to_string(threads) + "t";
+  std::string s = backend + "/" + hash + "/" + std::to_string(threads) + "t";
+  for (const std::string& p : params) s += " " + p;
+  return s;
 }
 
 std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
@@ -47,7 +66,7 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
                                      const std::function<void(const std::string&)>& skipped) {
   check_names(backends, schemes);
   std::vector<LabConfig> out;
-  for (const std::string& h : schemes) out.push_back({"serial", h, 1});
+  for (const std::string& h : schemes) out.push_back({"serial", h, 1, {}});
   for (const std::string& b : backends) {
     if (b == "serial") continue;  // one thread only: its reference is already there
     for (const std::string& h : schemes) {
@@ -55,7 +74,7 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
         if (skipped) skipped(b + " with " + h + " (not a valid pair)");
         continue;
       }
-      for (int t : threads) out.push_back({b, h, t});
+      for (int t : threads) out.push_back({b, h, t, {}});
     }
   }
   return out;
@@ -88,6 +107,7 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>&
       BackendConfig bc = s.base;
       bc.hash = c.hash;
       bc.threads = c.threads;
+      for (const std::string& p : c.params) set_param(bc, p);
       // Built per configuration and run, so idle helper threads of one
       // backend never compete with another configuration's search.
       const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
@@ -98,9 +118,12 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>&
         r.config = int(ci);
         r.run = run;
         r.position = int(p);
+        r.load_average = load_average_now();
+        const double cpu0 = process_cpu_seconds();
         const Clock::time_point t0 = Clock::now();
         r.result = backend->search(suite[p].pos, options, silent);
         r.seconds = since(t0);
+        r.cpu_seconds = process_cpu_seconds() - cpu0;
         total += r.seconds;
         const int ref = reference_of[ci];
         if (ref == int(ci) && run == 0) reference[ci][p] = r.result.best_move;
@@ -117,8 +140,25 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>&
 std::string lab_csv_header() {
   return "run,backend,hash,threads,position,name,depth,seconds,nodes,qnodes,nps,tt_probes,"
          "tt_hits,tt_cutoffs,tt_torn,bad_tt_moves,splits,joins,aborts,idle_seconds,bestmove,"
-         "score,agrees";
+         "score,agrees,search_seconds,lock_seconds,copy_seconds,wasted_nodes,cpu_seconds,"
+         "cpu_share,load_average,contested";
 }
+
+namespace {
+
+// The time-accounting and CPU columns of a CSV row.
+std::string cpu_fields(const LabRun& r, int threads) {
+  const SearchStats& st = r.result.stats;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%llu,%.6f,%.4f,%.2f,%d",
+                double(st.search_seconds), double(st.lock_seconds), double(st.copy_seconds),
+                static_cast<unsigned long long>(st.wasted_nodes), r.cpu_seconds,
+                cpu_share(r.cpu_seconds, r.seconds, threads), r.load_average,
+                contested(r.cpu_seconds, r.seconds, threads, st.idle_seconds) ? 1 : 0);
+  return buf;
+}
+
+}  // namespace
 
 std::string lab_csv_row(const LabSettings& s, const LabRun& r, const SuiteEntry& e) {
   const LabConfig& c = s.configs[std::size_t(r.config)];
@@ -135,7 +175,7 @@ std::string lab_csv_row(const LabSettings& s, const LabRun& r, const SuiteEntry&
          std::to_string(c.threads) + "," + std::to_string(r.position + 1) + "," +
          csv_field(e.name) + "," + std::to_string(s.depth) + "," + buf +
          move_name(r.result.best_move) + "," + std::to_string(r.result.score) + "," +
-         (r.agrees ? "1" : "0");
+         (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads);
 }
 
 }  // namespace xq::lab

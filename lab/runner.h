@@ -19,7 +19,10 @@ struct LabConfig {
   std::string backend;
   std::string hash;
   int threads = 1;
-  std::string label() const;  // "ybwc/xor/2t"
+  // "NAME=VALUE" backend parameters applied over LabSettings::base (the
+  // settings `xqlab tune` compares); empty for the lab's configurations.
+  std::vector<std::string> params;
+  std::string label() const;  // "ybwc/xor/2t", then " NAME=VALUE..." when params are given
 };
 
 struct LabSettings {
@@ -50,6 +53,12 @@ struct LabRun {
   int run = 0;
   int position = 0;  // index into the suite
   double seconds = 0;  // wall time of Backend::search
+  // CPU time the process got during the search (getrusage(RUSAGE_SELF):
+  // user + system, every thread), and the 1-minute load average when it
+  // started (-1: unknown). Against seconds x threads they tell whether the
+  // search had the cores it was given (lab/summary.h, contested()).
+  double cpu_seconds = 0;
+  double load_average = -1;
   SearchResult result;
   bool agrees = true;  // best move equals the serial reference's (run 0)
 };

@@ -12,6 +12,8 @@ namespace {
 // for each run.
 struct Sums {
   std::vector<double> seconds, nodes, tt_hits, tt_probes, splits, joins, aborts;
+  std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
+  double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
   int agree = 0, searches = 0;
 };
@@ -21,7 +23,7 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
   std::vector<Sums> sums(s.configs.size());
   for (Sums& x : sums) {
     for (auto* v : {&x.seconds, &x.nodes, &x.tt_hits, &x.tt_probes, &x.splits, &x.joins,
-                    &x.aborts})
+                    &x.aborts, &x.wasted, &x.cpu, &x.idle, &x.load})
       v->assign(std::size_t(s.runs), 0.0);
     x.position_seconds.assign(positions, {});
   }
@@ -36,11 +38,56 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     x.splits[k] += double(st.splits);
     x.joins[k] += double(st.joins);
     x.aborts[k] += double(st.aborts);
+    x.wasted[k] += double(st.wasted_nodes);
+    x.cpu[k] += r.cpu_seconds;
+    x.idle[k] += st.idle_seconds;
+    x.load[k] += r.load_average;
+    x.search += st.search_seconds;
+    x.idle_all += st.idle_seconds;
+    x.lock += st.lock_seconds;
+    x.copy += st.copy_seconds;
     x.position_seconds[std::size_t(r.position)].push_back(r.seconds);
     x.agree += r.agrees;
     ++x.searches;
   }
   return sums;
+}
+
+void own_times(LabSummary& o, const Sums& x) {
+  o.timed = x.search > 0;
+  o.time_search = x.search;
+  o.time_idle = x.idle_all;
+  o.time_lock = x.lock;
+  o.time_copy = x.copy;
+  o.wasted_nodes = median(x.wasted);
+  const int searches_per_run = x.searches / std::max<int>(1, int(x.seconds.size()));
+  std::vector<double> shares;
+  for (std::size_t k = 0; k < x.seconds.size(); ++k) {
+    RunCpu c;
+    c.run = int(k) + 1;
+    c.seconds = x.seconds[k];
+    c.cpu_seconds = x.cpu[k];
+    c.cpu_share = cpu_share(c.cpu_seconds, c.seconds, o.config.threads);
+    c.load_average = searches_per_run > 0 ? x.load[k] / searches_per_run : -1;
+    c.contested = contested(c.cpu_seconds, c.seconds, o.config.threads, x.idle[k]);
+    o.contested = o.contested || c.contested;
+    shares.push_back(c.cpu_share);
+    o.cpu_runs.push_back(c);
+  }
+  o.cpu_share = median(shares);
+}
+
+// The speedup-loss decomposition of summary.h, from times summed over runs.
+void loss(LabSummary& o, const Sums& x, const Sums& rx) {
+  double wall = 0, serial = 0;
+  for (double t : x.seconds) wall += t;
+  for (double t : rx.seconds) serial += t;
+  const double thread_time = wall * o.config.threads;
+  if (!o.timed || thread_time <= 0 || serial <= 0) return;
+  o.has_loss = true;
+  o.loss_idle = o.time_idle / thread_time;
+  o.loss_sync = (o.time_lock + o.time_copy) / thread_time;
+  o.loss_overhead = 1.0 - serial / thread_time - o.loss_idle - o.loss_sync;
 }
 
 LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
@@ -60,6 +107,7 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   std::vector<double> per_position;
   for (const auto& t : x.position_seconds) per_position.push_back(median(t));
   o.ms_per_position = 1000.0 * median(per_position);
+  own_times(o, x);
   return o;
 }
 
@@ -78,6 +126,8 @@ void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx)
   o.spread_median = median(spread);
 }
 
+unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
 }  // namespace
 
 std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
@@ -89,16 +139,28 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
     out.push_back(own_figures(s.configs[i], refs[i], sums[i]));
   for (std::size_t i = 0; i < out.size(); ++i) {
     const int ref = out[i].reference;
-    if (ref >= 0) ratios(out[i], out[std::size_t(ref)], sums[i], sums[std::size_t(ref)]);
+    if (ref < 0) continue;
+    ratios(out[i], out[std::size_t(ref)], sums[i], sums[std::size_t(ref)]);
+    if (ref != int(i)) loss(out[i], sums[i], sums[std::size_t(ref)]);
   }
   return out;
 }
 
+double cpu_share(double cpu_seconds, double wall_seconds, int threads) {
+  const double offered = wall_seconds * threads;
+  return offered > 0 ? cpu_seconds / offered : 0.0;
+}
+
+bool contested(double cpu_seconds, double wall_seconds, int threads, double idle_seconds) {
+  if (threads > int(cores()) || wall_seconds <= 0) return false;
+  const double wanted = std::max(wall_seconds, wall_seconds * threads - idle_seconds);
+  return cpu_seconds < kContestedShare * wanted;
+}
+
 std::string oversubscription_note(const LabSettings& s) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   for (const LabConfig& c : s.configs)
-    if (c.threads > int(cores))
-      return "note: thread counts above " + std::to_string(cores) +
+    if (c.threads > int(cores()))
+      return "note: thread counts above " + std::to_string(cores()) +
              " cores measure overhead, not speed";
   return "";
 }

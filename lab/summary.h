@@ -11,6 +11,15 @@
 //            the median over runs of the summed node counts;
 //  * agreement = share of (position, run) searches whose best move equals
 //            the serial backend's first-run best move.
+// Where the time goes (split backends, which account their threads' time,
+// parallel/split_timing.h): over all runs and positions, the thread time
+// p x sum(T) is search + idle + lock + copy. With E' = sum(T_serial) /
+// (p x sum(T)) (E from summed rather than median times):
+//     1 - E' = idle / (p sum T) + (lock + copy) / (p sum T) + overhead,
+// so S' = p x (1 - loss.idle - loss.sync - loss.overhead), where overhead is
+// the rest: thread time spent searching beyond the serial search's time
+// (more nodes, and slower nodes). The quantities Hyatt's DTS paper and
+// Crafty's SMP statistics report.
 #pragma once
 
 #include <cstddef>
@@ -20,6 +29,23 @@
 #include "lab/runner.h"
 
 namespace xq::lab {
+
+// CPU the process got against what it asked for. cpu_share = cpu / (wall x
+// threads). A search wanted wall x threads minus the idle time its backend
+// measured (an idle helper may sleep), at least one thread's wall time; it is
+// contested when it got less than kContestedShare of that, at thread counts
+// the machine's cores can serve (above them every run is short by design).
+inline constexpr double kContestedShare = 0.9;
+double cpu_share(double cpu_seconds, double wall_seconds, int threads);
+bool contested(double cpu_seconds, double wall_seconds, int threads, double idle_seconds);
+
+// One run (pass over the suite) of one configuration: summed wall and CPU
+// time, the mean load average at its searches' starts.
+struct RunCpu {
+  int run = 0;
+  double seconds = 0, cpu_seconds = 0, cpu_share = 0, load_average = -1;
+  bool contested = false;
+};
 
 struct LabSummary {
   LabConfig config;
@@ -32,6 +58,18 @@ struct LabSummary {
   double tt_hits = 0, tt_hit_rate = 0;
   double splits = 0, joins = 0, aborts = 0;
   double agreement = 0;  // percent
+  // Thread time in seconds, summed over threads, positions and runs; timed
+  // when the backend accounts it.
+  bool timed = false;
+  double time_search = 0, time_idle = 0, time_lock = 0, time_copy = 0;
+  double wasted_nodes = 0;  // median over runs of the summed count
+  // Speedup-loss shares of the thread time (above); has_loss when timed and
+  // a serial reference exists.
+  bool has_loss = false;
+  double loss_idle = 0, loss_sync = 0, loss_overhead = 0;
+  std::vector<RunCpu> cpu_runs;
+  double cpu_share = 0;   // median over runs
+  bool contested = false;  // some run was
 };
 
 std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,

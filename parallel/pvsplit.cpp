@@ -22,6 +22,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/split_timing.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -50,14 +51,14 @@ struct TeamResult {
       : alpha(ctx.alpha), best(ctx.best_value), best_move(ctx.best_move),
         searched(ctx.moves_searched) {}
 
-  Value current_alpha() {
-    std::lock_guard g(lock);
+  Value current_alpha(SearchStats& stats) {
+    const split_timing::TimedLock g(lock, stats);
     return alpha;
   }
   // Records the value of move m (child_line: the line below it, as the thread
   // that searched it saw it); true when it cut off.
-  bool record(Value v, Move m, const PvLine& child_line, Value beta) {
-    std::lock_guard g(lock);
+  bool record(Value v, Move m, const PvLine& child_line, Value beta, SearchStats& stats) {
+    const split_timing::TimedLock g(lock, stats);
     ++searched;
     if (v <= best) return false;
     best = v;
@@ -114,6 +115,8 @@ class PvHooks : public SerialHooks {
     TeamResult team(ctx);
     // Team threads that took part: each writes its own element.
     std::vector<char> joined(std::size_t(st_.threads), 0);
+    // Seconds each team thread spent searching moves in this region.
+    std::vector<double> busy(std::size_t(st_.threads), 0.0);
     auto body = [&](int i) {
       if (st_.cutoff.load(std::memory_order_relaxed)) return;
       const int tid = omp_get_thread_num();
@@ -123,15 +126,30 @@ class PvHooks : public SerialHooks {
         ++tw.stats.joins;
       }
       const Move m = moves[std::size_t(i)];
-      const Value v = search_move(tw, m, team.current_alpha(), ctx);
+      const Value alpha = team.current_alpha(tw.stats);
+      const split_timing::ChildNodes child(tw.stats);
+      const split_timing::Clock::time_point t0 = split_timing::Clock::now();
+      const Value v = search_move(tw, m, alpha, ctx);
+      // Inside a region a thread's time is idle unless it searches a move.
+      busy[std::size_t(tid)] += split_timing::seconds_between(t0, split_timing::Clock::now());
       // An abort or stop made v meaningless.
+      if (st_.cutoff.load(std::memory_order_relaxed)) child.discard(tw.stats);
       if (st_.cutoff.load(std::memory_order_relaxed) || st_.shared->stopped()) return;
-      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta)) {
+      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta, tw.stats)) {
         st_.cutoff.store(true, std::memory_order_relaxed);
         ++tw.stats.aborts;
       }
     };
+    const double lock0 = w.stats.lock_seconds;
+    const split_timing::Clock::time_point region0 = split_timing::Clock::now();
     run_region(int(moves.size()), body, team);
+    // The master's wait at the region's end (and before its first move) is
+    // idle time; the team threads' time is accounted in end_search().
+    w.stats.idle_seconds +=
+        split_timing::seconds_between(region0, split_timing::Clock::now()) - busy[0] -
+        (w.stats.lock_seconds - lock0);
+    for (int i = 1; i < st_.threads; ++i)
+      (*st_.workers)[std::size_t(i)]->stats.search_seconds += busy[std::size_t(i)];
     if (team.error) std::rethrow_exception(team.error);
     team.write_back(ctx, w);
   }
@@ -144,13 +162,15 @@ class PvHooks : public SerialHooks {
   // Team threads start from the master's position and its move-ordering
   // knowledge (history and killers): ordering the younger brothers with
   // their own, emptier tables costs measurably more nodes.
-  void ready_team(const Worker& master) const {
+  void ready_team(Worker& master) const {
+    const split_timing::Clock::time_point t0 = split_timing::Clock::now();
     for (int i = 1; i < st_.threads; ++i) {
       Worker& tw = *(*st_.workers)[std::size_t(i)];
-      tw.pos = master.pos;
+      tw.pos.copy_from(master.pos);
       tw.history = master.history;
       tw.killers = master.killers;
     }
+    master.stats.copy_seconds += split_timing::seconds_between(t0, split_timing::Clock::now());
   }
 
   // Runs body(0..n-1) on the team. An exception must not leave an OpenMP
@@ -205,11 +225,25 @@ class PvSplitBackend final : public BackendBase<Table> {
     state_.in_region = false;
     state_.cutoff.store(false, std::memory_order_relaxed);
     state_.shared = &shared;
+    started_ = split_timing::Clock::now();
   }
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     PvHooks hooks(state_);
     Search<Table, PvHooks> search(this->tt_, hooks, shared);
     return iterative_deepening(search, *workers_[0], shared, &observer);
+  }
+  // Thread time (split_timing.h): the master's search time is what its
+  // idle, lock and copy time leave of the search; a team thread searches
+  // only inside regions (search_seconds summed there) and is idle otherwise.
+  void end_search() noexcept override {
+    const double span =
+        split_timing::seconds_between(started_, split_timing::Clock::now());
+    split_timing::close_span(workers_[0]->stats, span);
+    for (std::size_t i = 1; i < workers_.size(); ++i) {
+      SearchStats& s = workers_[i]->stats;
+      const double idle = span - s.search_seconds - s.lock_seconds - s.copy_seconds;
+      s.idle_seconds = idle > 0 ? idle : 0.0;
+    }
   }
   SearchStats thread_stats() const override {
     SearchStats s;
@@ -220,6 +254,7 @@ class PvSplitBackend final : public BackendBase<Table> {
  private:
   std::vector<std::unique_ptr<Worker>> workers_;
   PvState state_;
+  split_timing::Clock::time_point started_{};
 };
 
 }  // namespace

@@ -78,6 +78,8 @@ void Pool::begin_search(const Position& pos, SearchShared& shared) {
     t->active = nullptr;
     t->split_count.store(0, std::memory_order_relaxed);
   }
+  started_ = Clock::now();
+  span_open_ = true;
   searching_.store(true, std::memory_order_release);
   // The pool's wake-up happens after the writes above (it takes a mutex).
   os_threads_.run([this](int id) { look_for_work(thread(id)); });
@@ -91,12 +93,18 @@ void Pool::end_search() noexcept {
     // A helper's search threw (only std::bad_alloc can): the search it served
     // is over either way, and the owner reports its own result.
   }
+  if (span_open_) {
+    span_open_ = false;
+    split_timing::close_span(thread(0).stats, split_timing::seconds_between(started_, Clock::now()));
+  }
 }
 
 // A helper's job for one search: join split points until the search ends.
 void Pool::look_for_work(Thread& t) {
   idle_.fetch_add(1, std::memory_order_relaxed);
-  Clock::time_point idle_since = Clock::now();
+  // A helper's time counts from the start of the search: until the pool woke
+  // it, it was as idle as when it waits for a split point.
+  Clock::time_point idle_since = started_;
   int spins = 0;
   while (searching_.load(std::memory_order_acquire)) {
     if (try_join(t, nullptr, &idle_since)) {
@@ -106,7 +114,9 @@ void Pool::look_for_work(Thread& t) {
     back_off(spins);
   }
   idle_.fetch_sub(1, std::memory_order_relaxed);
-  t.stats.idle_seconds += std::chrono::duration<double>(Clock::now() - idle_since).count();
+  const Clock::time_point end = Clock::now();
+  t.stats.idle_seconds += split_timing::seconds_between(idle_since, end);
+  split_timing::close_span(t.stats, split_timing::seconds_between(started_, end));
 }
 
 // Finds an open split point (one below `below` when given), joins it and
@@ -125,19 +135,21 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
         std::lock_guard g(sp.lock);
         if (!sp.open || cut_off(sp) || (below && !descends_from(sp, below))) continue;
         ++sp.workers;
-        t.pos = sp.pos;
       }
-      // The snapshot is constant while the split point is in use, and it stays
-      // in use while this thread counts among its workers: copied unlocked.
+      // The position and the ordering snapshot are constant while the split
+      // point is in use, and it stays in use while this thread counts among
+      // its workers: copied unlocked.
+      const Clock::time_point joined = Clock::now();
+      if (idle_since) {
+        idle_.fetch_sub(1, std::memory_order_relaxed);
+        t.stats.idle_seconds += split_timing::seconds_between(*idle_since, joined);
+      }
+      t.pos.copy_from(sp.pos);
       if (!below) {  // a free helper; an owner helping below keeps its own
         t.history = sp.history;
         t.killers = sp.killers;
       }
-      if (idle_since) {
-        idle_.fetch_sub(1, std::memory_order_relaxed);
-        t.stats.idle_seconds +=
-            std::chrono::duration<double>(Clock::now() - *idle_since).count();
-      }
+      t.stats.copy_seconds += split_timing::seconds_between(joined, Clock::now());
       ++t.stats.joins;
       if (sp.parent) ++t.stats.nested_joins;
       if (below) ++t.stats.master_joins;
@@ -172,7 +184,7 @@ void Pool::run_moves(Thread& t, SplitPoint& sp) {
     Move m;
     Value alpha;
     {
-      std::lock_guard g(sp.lock);
+      const split_timing::TimedLock g(sp.lock, t.stats);
       if (!sp.open) return;
       m = ctx.picker->next();
       if (!m) {
@@ -182,9 +194,13 @@ void Pool::run_moves(Thread& t, SplitPoint& sp) {
       alpha = sp.alpha;
     }
     if (!t.pos.is_legal(m)) continue;
+    const split_timing::ChildNodes child(t.stats);
     const Value v = sp.search_move(sp.closure, t, m, alpha, ctx);
-    if (stopped(t)) return;  // v is meaningless
-    std::lock_guard g(sp.lock);
+    if (stopped(t)) {  // v is meaningless
+      if (chain_cut(t)) child.discard(t.stats);
+      return;
+    }
+    const split_timing::TimedLock g(sp.lock, t.stats);
     ++sp.moves_searched;
     if (v > sp.best) {
       sp.best = v;
@@ -229,14 +245,19 @@ void Pool::wait_for_helpers(Thread& t, SplitPoint& sp) {
       throw;
     }
     if (joined) {
-      t.pos = sp.pos;  // joining replaced the position with the helped node's
+      // Joining replaced the position with the helped node's, a descendant
+      // of sp's on the owner's own line: the cheap copy restores it.
+      const Clock::time_point back = Clock::now();
+      t.pos.copy_from(sp.pos);
+      idle_since = Clock::now();
+      t.stats.copy_seconds += split_timing::seconds_between(back, idle_since);
       spins = 0;
     } else {
       back_off(spins);
     }
   }
   idle_.fetch_sub(1, std::memory_order_relaxed);
-  t.stats.idle_seconds += std::chrono::duration<double>(Clock::now() - idle_since).count();
+  t.stats.idle_seconds += split_timing::seconds_between(idle_since, Clock::now());
 }
 
 // The owner's child search threw: cut the split point off so its helpers
@@ -264,14 +285,16 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
   const int index = t.split_count.load(std::memory_order_relaxed);
   SplitPoint& sp = t.splits[index];
   {
-    std::lock_guard g(sp.lock);
+    const split_timing::TimedLock g(sp.lock, t.stats);
+    const Clock::time_point copying = Clock::now();
     sp.parent = t.active;
     sp.ctx = &ctx;
     sp.search_move = fn;
     sp.closure = closure;
-    sp.pos = t.pos;
+    sp.pos.copy_from(t.pos);
     sp.history = t.history;
     sp.killers = t.killers;
+    t.stats.copy_seconds += split_timing::seconds_between(copying, Clock::now());
     sp.open = true;
     sp.workers = 1;
     sp.alpha = ctx.alpha;

@@ -29,13 +29,14 @@
 #include <vector>
 
 #include "parallel/backend.h"
+#include "parallel/split_timing.h"
 #include "parallel/thread_pool.h"
 #include "search/hooks.h"
 #include "search/search.h"
 
 namespace xq::ybwc {
 
-using Clock = std::chrono::steady_clock;
+using Clock = split_timing::Clock;
 
 // The node's child search (the lambda the node passes to split()), type-erased
 // once per split point: one indirect call per move searched at a split point.
@@ -142,6 +143,10 @@ class Pool {
 
   alignas(64) std::atomic<int> idle_{0};  // helpers looking for a split point
   std::atomic<bool> searching_{false};
+  // When the search began (written before the helpers wake): every thread's
+  // time is accounted from here (split_timing.h).
+  Clock::time_point started_{};
+  bool span_open_ = false;  // thread 0's span awaits closing (caller's thread only)
   // Declared last: its helpers are joined before the threads above go away.
   ThreadPool os_threads_;
 };
