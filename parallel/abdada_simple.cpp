@@ -147,7 +147,8 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
     hooks_.emplace(this->tt_, busy_, threads_, s);
     search_.emplace(this->tt_, *hooks_, shared);
     shared_ = &shared;
-    threads_.start([this](SimpleThread& t) { iterative_deepening(*search_, t, *shared_, nullptr); });
+    threads_.start(
+        [this](SimpleThread& t) { iterative_deepening(*search_, t, *shared_, nullptr); });
   }
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     LastIterationGate<SimpleThread> gate(observer, threads_, shared.options.limits.depth);
