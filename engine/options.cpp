@@ -61,8 +61,16 @@ bool same_name(std::string_view a, std::string_view b) {
 const OptionSpec& find_spec(std::string_view name) {
   for (const OptionSpec& s : EngineOptions::specs())
     if (same_name(s.name, name)) return s;
+  // The list grows with every backend parameter; the message stays one short line.
   std::string known;
-  for (const OptionSpec& s : EngineOptions::specs()) known += (known.empty() ? "" : ", ") + s.name;
+  for (const OptionSpec& s : EngineOptions::specs()) {
+    const std::string next = (known.empty() ? "" : ", ") + s.name;
+    if (known.size() + next.size() > 110) {
+      known += ", ...";
+      break;
+    }
+    known += next;
+  }
   throw std::invalid_argument("unknown option " + quoted(name) + " (known: " + known + ")");
 }
 

@@ -32,6 +32,21 @@ struct BackendConfig {
   int max_splits_per_thread = 8;
   // pvsplit: OpenMP schedule(dynamic,1) instead of the thesis's static,1.
   bool omp_dynamic = false;
+  // abdada-simple: the busy-move side table (buckets x ways, Kerrigan's
+  // 32768 x 4), the least remaining depth at which moves are marked and
+  // deferred, and the least at which a node that deferred a move re-probes
+  // the table before each further move.
+  int busy_entries = 32768;
+  int busy_ways = 4;
+  Depth simple_mark_depth = 3;
+  Depth simple_reprobe_depth = 4;
+  // lazysmp: the helpers' depth-skip schedule (0 none, 1 Stockfish 7's
+  // half-density rows, 2 Stockfish 9's SkipSize/SkipPhase), the shift of
+  // their aspiration windows, and whether a search without a depth limit
+  // returns the thread a vote picks instead of the main thread's result.
+  int skip_schedule = 2;
+  Value window_offset = 0;
+  bool vote = false;
 };
 
 class Backend {

@@ -19,6 +19,38 @@ std::int64_t replacement_index(Replacement r) {
   return 0;
 }
 
+// simplified ABDADA and Lazy SMP.
+void add_shared_table_params(std::vector<BackendParam>& v) {
+  v.push_back({"busy_entries", "buckets of the busy-move side table", {"abdada-simple"}, 1,
+               std::int64_t{1} << 22, {},
+               [](const BackendConfig& c) { return std::int64_t(c.busy_entries); },
+               [](BackendConfig& c, std::int64_t x) { c.busy_entries = int(x); }});
+  v.push_back({"busy_ways", "slots per bucket of the busy-move side table", {"abdada-simple"}, 1,
+               16, {}, [](const BackendConfig& c) { return std::int64_t(c.busy_ways); },
+               [](BackendConfig& c, std::int64_t x) { c.busy_ways = int(x); }});
+  v.push_back({"simple_mark_depth", "least remaining depth at which moves are marked and deferred",
+               {"abdada-simple"}, 1, kMaxDepth, {},
+               [](const BackendConfig& c) { return std::int64_t(c.simple_mark_depth); },
+               [](BackendConfig& c, std::int64_t x) { c.simple_mark_depth = Depth(x); }});
+  v.push_back({"simple_reprobe_depth",
+               "least remaining depth of the table re-probes after a deferral", {"abdada-simple"},
+               1, kMaxDepth, {},
+               [](const BackendConfig& c) { return std::int64_t(c.simple_reprobe_depth); },
+               [](BackendConfig& c, std::int64_t x) { c.simple_reprobe_depth = Depth(x); }});
+  v.push_back({"skip_schedule", "depths the helpers skip (Stockfish 7 or 9 schedule)",
+               {"lazysmp"}, 0, 2, {"none", "sf7", "sf9"},
+               [](const BackendConfig& c) { return std::int64_t(c.skip_schedule); },
+               [](BackendConfig& c, std::int64_t x) { c.skip_schedule = int(x); }});
+  v.push_back({"window_offset", "aspiration-window shift per helper (+o, -o, +2o, ...)",
+               {"lazysmp"}, 0, 500, {},
+               [](const BackendConfig& c) { return std::int64_t(c.window_offset); },
+               [](BackendConfig& c, std::int64_t x) { c.window_offset = Value(x); }});
+  v.push_back({"best_thread", "result of a search without depth limit: main thread or a vote",
+               {"lazysmp"}, 0, 1, {"main", "vote"},
+               [](const BackendConfig& c) { return std::int64_t(c.vote ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.vote = x == 1; }});
+}
+
 std::vector<BackendParam> make_params() {
   std::vector<BackendParam> v;
   v.push_back({"min_split_depth", "only nodes with at least this remaining depth split",
@@ -39,6 +71,7 @@ std::vector<BackendParam> make_params() {
                [](BackendConfig& c, std::int64_t x) {
                  c.replacement = parse_replacement(kReplacementNames[std::size_t(x)]);
                }});
+  add_shared_table_params(v);
   return v;
 }
 

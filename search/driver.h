@@ -83,12 +83,15 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
     shared.stop.store(true, std::memory_order_relaxed);
   Value prev = 0;
   for (Depth d = 1 + depth_offset; d <= max_depth && !search.stopped(w); ++d) {
+    if constexpr (Hooks::kSkipsDepths)
+      if (search.hooks().skip_depth(w, d)) continue;
     Value v;
     std::vector<Move> mtdf_pv;
     if (opt.algorithm == Algorithm::Mtdf) {
       v = detail::mtdf_iteration(search, w, d, prev, mtdf_pv);
     } else {
-      v = detail::aspiration_iteration(search, w, d, prev, search.features().aspiration && d >= 4);
+      v = detail::aspiration_iteration(search, w, d, prev + search.hooks().window_shift(w),
+                                       search.features().aspiration && d >= 4);
     }
     if (search.stopped(w)) break;
     prev = v;

@@ -22,12 +22,19 @@
 //    that others are searching answers kOnEvaluation at once and the move
 //    goes to the picker's deferred stage, searched non-exclusively after the
 //    other moves. defer_move() lets a backend defer moves by its own rule.
+//  * simplified ABDADA (Kerrigan): kDefersMoves with a side table of moves
+//    being searched: before_child() marks the move (after_child() and
+//    on_leave() unmark it), defer_move() defers a marked one, and
+//    before_child() re-probes the table once a move was deferred.
 //  * Lazy SMP: no split either; every thread runs the iterative-deepening
-//    driver on the shared table with its own depth offset, so only aborted()
-//    (the global stop) is used.
+//    driver on the shared table, skipping the depths skip_depth() names and
+//    shifting its aspiration window by window_shift(); aborted() ends the
+//    helpers when the main thread is done.
 //  * Jamboree (TBB): split() spawns the younger brothers as tasks that first
 //    test them with a null window and re-search the ones that fail high.
 #pragma once
+
+#include <optional>
 
 #include "board/types.h"
 #include "search/movepick.h"
@@ -73,6 +80,22 @@ struct SerialHooks {
   // the node's table claim (kClaimsNodes) is released.
   void on_enter(Worker&, int /*ply*/) {}
   void on_leave(Worker&, int /*ply*/) {}
+  // kDefersMoves: called before each child search of a node of remaining
+  // `depth` (after defer_move() let the move through); a value returned ends
+  // the node with that value (a cutoff another thread stored meanwhile).
+  // after_child() follows the child's normal return; on any other exit the
+  // node's on_leave() must undo what before_child() did.
+  std::optional<Value> before_child(Worker&, Move, Depth, int /*ply*/, Value /*alpha*/,
+                                    Value /*beta*/, bool /*deferred_stage*/) {
+    return std::nullopt;
+  }
+  void after_child(Worker&, int /*ply*/) {}
+  // Iterative deepening (search/driver.h): with kSkipsDepths, the thread
+  // skips the iterations skip_depth() names; window_shift() moves the centre
+  // of its aspiration window away from the previous score.
+  static constexpr bool kSkipsDepths = false;
+  bool skip_depth(const Worker&, Depth) const { return false; }
+  Value window_shift(const Worker&) const { return 0; }
   // A cutoff above made this thread's work useless (split-point backends).
   bool aborted(const Worker&) const { return false; }
   // Whether to split this node now: called after each move searched, from the

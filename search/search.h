@@ -139,9 +139,13 @@ class Search {
           picker.defer(m);
           continue;
         }
+        if (const std::optional<Value> cut =
+                hooks_.before_child(w, m, depth, ply, alpha, beta, picker.deferred_stage()))
+          return *cut;
       }
       const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
                             Hooks::kClaimsNodes && young);
+      if constexpr (Hooks::kDefersMoves) hooks_.after_child(w, ply);
       if (stopped(w)) return 0;
       if constexpr (Hooks::kClaimsNodes) {
         if (v == kOnEvaluation) {

@@ -98,7 +98,11 @@ TEST_P(StressEngine, StopRightAfterGoIsNeverLost) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, StressEngine, ::testing::ValuesIn(backend_names()),
-                         [](const auto& p) { return p.param; });
+                         [](const auto& p) {
+                           std::string name = p.param;  // letters, digits and '_' only
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace xq

@@ -3,7 +3,8 @@
 // registry later is covered without touching this file.
 //  * exact mode (DESIGN.md §4): with every scheme it supports, at 1..4
 //    threads, the root value equals the serial alpha-beta value, and a
-//    backend running several threads did split;
+//    backend running several threads did work in parallel (split, deferred
+//    moves, or searched more nodes than at one thread);
 //  * stop(): a running unlimited search returns (how fast is a benchmark
 //    figure, bench_split's BM_StopLatency; here only "no hang" is asserted);
 //  * 200 start/stop cycles (short time limits and stops racing the start)
@@ -121,10 +122,27 @@ std::vector<std::string> all_backends(bool with_serial = true) {
   return out;
 }
 
-std::string pair_name(const ::testing::TestParamInfo<Pair>& info) {
-  return info.param.backend + "_" + info.param.scheme;
+// Test names allow letters, digits and '_' only ("abdada-simple").
+std::string identifier(std::string s) {
+  std::replace(s.begin(), s.end(), '-', '_');
+  return s;
 }
-std::string backend_name(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
+std::string pair_name(const ::testing::TestParamInfo<Pair>& info) {
+  return identifier(info.param.backend + "_" + info.param.scheme);
+}
+std::string backend_name(const ::testing::TestParamInfo<std::string>& info) {
+  return identifier(info.param);
+}
+
+// Nodes the pair's backend searches at one thread over `ps` in exact mode.
+std::uint64_t one_thread_nodes(const Pair& pair, const std::vector<Position>& ps, Depth depth) {
+  auto b = build(pair.backend, pair.scheme, 1);
+  Observer quiet;
+  std::uint64_t nodes = 0;
+  for (const Position& p : ps)
+    nodes += b->search(p, exact_options(depth, Algorithm::Pvs), quiet).stats.nodes;
+  return nodes;
+}
 
 // Runs `ps` at `depth` with the pair at each thread count and compares with
 // the reference (the backend's default algorithm, PVS, in exact mode).
@@ -140,18 +158,22 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
     auto b = build(pair.backend, pair.scheme, t);
     if (std::find(ran.begin(), ran.end(), b->config().threads) != ran.end()) continue;
     ran.push_back(b->config().threads);
-    std::uint64_t splits = 0;
+    std::uint64_t splits = 0, nodes = 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const SearchResult r = b->search(ps[i], exact_options(depth, Algorithm::Pvs), quiet);
       EXPECT_EQ(r.score, expected[i]) << pair.backend << "/" << pair.scheme << " threads " << t
                                       << " depth " << depth << " " << ps[i].fen();
       EXPECT_EQ(r.depth, depth);
       EXPECT_FALSE(r.stopped);
-      splits += r.stats.splits;
+      splits += r.stats.splits + r.stats.deferrals;
+      nodes += r.stats.nodes;
     }
-    // Otherwise the comparison would be the serial path against itself.
-    if (b->config().threads > 1) {
-      EXPECT_GT(splits, 0u) << pair.backend << "/" << pair.scheme << " threads " << t;
+    // Otherwise the comparison would be the serial path against itself: the
+    // threads split, or deferred moves another thread was searching, or
+    // (threads that share only the table) searched more nodes than one.
+    if (b->config().threads > 1 && splits == 0) {
+      EXPECT_GT(nodes, one_thread_nodes(pair, ps, depth))
+          << pair.backend << "/" << pair.scheme << " threads " << t << ": no parallel work";
     }
   }
 }

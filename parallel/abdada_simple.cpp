@@ -1,0 +1,188 @@
+// Simplified ABDADA after Kerrigan (2017): every thread runs iterative
+// deepening from the root on the shared table; the table's entries stay
+// untouched. Instead a small side table (busy_moves.h) holds the moves being
+// searched: at remaining depth >= mark depth a thread marks each move before
+// searching it and unmarks it after, and defers a younger brother another
+// thread has marked to the end of the move list. Once a node deferred a move,
+// it re-probes the table before each further move at depth >= re-probe depth
+// ("cutoff checks"): another thread may have finished the node meanwhile.
+//
+// Every mark is removed on every exit: after the child returns, and by the
+// node's on_leave() on any other path (a stop's unwinding, an exception), so
+// the side table is empty after each search; what is not is counted as
+// mark_leaks (and cleared).
+#include <array>
+#include <optional>
+
+#include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
+#include "parallel/busy_moves.h"
+#include "parallel/root_threads.h"
+#include "search/driver.h"
+
+namespace xq {
+namespace {
+
+// A search thread and the marks it holds, per ply of the node that placed them.
+struct SimpleThread : Worker {
+  explicit SimpleThread(int thread_id) : Worker(thread_id) {}
+  std::array<long, kMaxPly + 2> slot{};          // side-table slot held (-1: none)
+  std::array<std::uint64_t, kMaxPly + 2> hash{};  // the move hash in that slot
+  std::array<Depth, kMaxPly + 2> depth{};         // remaining depth of the node
+  std::array<bool, kMaxPly + 2> deferred{};       // the node deferred a move
+};
+
+struct SimpleSettings {
+  Depth mark_depth = 3;
+  Depth reprobe_depth = 4;
+  bool exact = false;  // no table cutoffs (DESIGN.md §4), re-probes included
+};
+
+template <class Table>
+class SimpleHooks : public SerialHooks {
+ public:
+  static constexpr bool kDefersMoves = true;
+  static constexpr bool kTracksNodes = true;
+
+  SimpleHooks(Table& tt, BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s)
+      : tt_(tt), busy_(busy), threads_(threads), s_(s) {}
+
+  bool aborted(const Worker& w) const { return threads_.helper_stopped(w); }
+  void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
+
+  void on_enter(Worker& w, int ply) {
+    SimpleThread& t = self(w);
+    t.slot[std::size_t(ply)] = -1;
+    t.deferred[std::size_t(ply)] = false;
+  }
+  void on_leave(Worker& w, int ply) { unmark(self(w), ply); }
+
+  // Called for younger brothers only, so before_child() has already set the
+  // node's depth for this ply.
+  bool defer_move(const Worker& w, Move m, int ply) const {
+    SimpleThread& t = threads_.thread(w.id);
+    if (t.depth[std::size_t(ply)] < s_.mark_depth) return false;
+    if (!busy_.marked(BusyMoves::move_hash(w.pos.key(), m))) return false;
+    ++t.stats.busy_answers;
+    ++t.stats.deferrals;
+    t.deferred[std::size_t(ply)] = true;
+    return true;
+  }
+
+  std::optional<Value> before_child(Worker& w, Move m, Depth depth, int ply, Value alpha,
+                                    Value beta, bool deferred_stage) {
+    SimpleThread& t = self(w);
+    const auto p = std::size_t(ply);
+    t.depth[p] = depth;
+    if (depth < s_.mark_depth) return std::nullopt;
+    const std::uint64_t h = BusyMoves::move_hash(w.pos.key(), m);
+    if (deferred_stage) {
+      ++t.stats.deferred_searches;
+      if (busy_.marked(h)) ++t.stats.busy_answers;  // still busy: searched anyway
+    }
+    if (t.deferred[p] && depth >= s_.reprobe_depth && ply > 0) {
+      ++t.stats.cutoff_reprobes;
+      if (const std::optional<Value> cut = table_cut(w, depth, ply, alpha, beta)) return cut;
+    }
+    t.slot[p] = busy_.mark(h);
+    t.hash[p] = h;
+    return std::nullopt;
+  }
+  void after_child(Worker& w, int ply) { unmark(self(w), ply); }
+
+ private:
+  SimpleThread& self(const Worker& w) const { return threads_.thread(w.id); }
+
+  void unmark(SimpleThread& t, int ply) {
+    long& slot = t.slot[std::size_t(ply)];
+    if (slot < 0) return;
+    if (!busy_.unmark(slot, t.hash[std::size_t(ply)])) ++t.stats.mark_underflows;
+    slot = -1;
+  }
+
+  // Another thread's result for this node that ends it: an exact value, or a
+  // lower bound at or above beta, from a search at least as deep.
+  std::optional<Value> table_cut(const Worker& w, Depth depth, int ply, Value alpha,
+                                 Value beta) {
+    TTData e;
+    if (s_.exact || !tt_.probe(w.pos.key(), e, w.id)) return std::nullopt;
+    if (e.bound == Bound::None || e.depth < depth) return std::nullopt;
+    const Value v = value_from_tt(e.value, ply);
+    if (v < -kInfinite || v > kInfinite) return std::nullopt;
+    if ((e.bound != Bound::Upper && v >= beta) || (e.bound == Bound::Exact && v > alpha)) return v;
+    return std::nullopt;
+  }
+
+  Table& tt_;
+  BusyMoves& busy_;
+  RootThreads<SimpleThread>& threads_;
+  const SimpleSettings s_;
+};
+
+template <class Table>
+class AbdadaSimpleBackend final : public BackendBase<Table> {
+ public:
+  explicit AbdadaSimpleBackend(const BackendConfig& c)
+      : BackendBase<Table>(c),
+        busy_(std::size_t(c.busy_entries), c.busy_ways),
+        threads_(c.threads) {
+    this->require_thread_slots(c.threads);
+  }
+  std::string_view name() const override { return "abdada-simple"; }
+
+  void clear() override {
+    this->tt_.clear();
+    threads_.clear_heuristics();
+    busy_.clear();
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    threads_.reset(pos);
+    leaks_ = 0;
+    SimpleSettings s;
+    s.mark_depth = this->config_.simple_mark_depth;
+    s.reprobe_depth = this->config_.simple_reprobe_depth;
+    s.exact = shared.options.exact;
+    hooks_.emplace(this->tt_, busy_, threads_, s);
+    search_.emplace(this->tt_, *hooks_, shared);
+    shared_ = &shared;
+    threads_.start(
+        [this](SimpleThread& t) { iterative_deepening(*search_, t, *shared_, nullptr); });
+  }
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    LastIterationGate<SimpleThread> gate(observer, threads_, shared.options.limits.depth);
+    return iterative_deepening(*search_, threads_.thread(0), shared, &gate);
+  }
+  void end_search() noexcept override {
+    threads_.finish();
+    leaks_ = busy_.count_marked();
+    if (leaks_ != 0) busy_.clear();
+  }
+  SearchStats thread_stats() const override {
+    SearchStats s = threads_.sum();
+    s.mark_leaks += leaks_;
+    return s;
+  }
+
+ private:
+  using Hooks = SimpleHooks<Table>;
+  BusyMoves busy_;
+  RootThreads<SimpleThread> threads_;
+  std::optional<Hooks> hooks_;
+  std::optional<Search<Table, Hooks>> search_;
+  SearchShared* shared_ = nullptr;  // set before the helpers start, constant during a search
+  std::uint64_t leaks_ = 0;
+};
+
+}  // namespace
+
+// The registry's entry (parallel/registry.cpp): every scheme (the table is
+// only probed and stored, never claimed).
+extern const BackendInfo kAbdadaSimpleBackend = {
+    "abdada-simple",
+    "simplified ABDADA (Kerrigan): shared table, busy-move side table, marked moves deferred",
+    "xor", [](std::string_view scheme) { return is_known_scheme(scheme); },
+    [](const BackendConfig& config) { return make_for_scheme<AbdadaSimpleBackend>(config); }};
+
+}  // namespace xq

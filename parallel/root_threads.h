@@ -1,0 +1,113 @@
+// The threads of a backend whose threads never split: every thread runs
+// iterative deepening from the root on the shared table (simplified ABDADA,
+// Lazy SMP). Thread 0 is the caller's (the main thread, whose iterations are
+// reported); the helpers run on a ThreadPool and end when the main thread is
+// done (helper_stopped(), read by the hooks' aborted()) or at a global stop.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "parallel/backend_base.h"
+#include "parallel/thread_pool.h"
+#include "search/result.h"
+
+namespace xq {
+
+template <class ThreadT>
+class RootThreads {
+ public:
+  explicit RootThreads(int threads) : pool_(threads) {
+    for (int i = 0; i < threads; ++i) threads_.push_back(std::make_unique<ThreadT>(i));
+  }
+  ~RootThreads() { finish(); }
+  RootThreads(const RootThreads&) = delete;
+  RootThreads& operator=(const RootThreads&) = delete;
+
+  int size() const { return int(threads_.size()); }
+  ThreadT& thread(int i) { return *threads_[std::size_t(i)]; }
+  const ThreadT& thread(int i) const { return *threads_[std::size_t(i)]; }
+
+  // Readies every thread for a search of `pos` (no helper may be running).
+  void reset(const Position& pos) {
+    done_.store(false, std::memory_order_relaxed);
+    for (auto& t : threads_) reset_worker(*t, pos);
+  }
+  void clear_heuristics() {
+    for (auto& t : threads_) t->clear_heuristics();
+  }
+
+  // Runs job(thread) once on every helper; returns at once. The pool's
+  // wake-up (a mutex) orders everything written before it.
+  template <class Job>
+  void start(Job job) {
+    running_ = true;
+    pool_.run([this, job](int id) { job(thread(id)); });
+  }
+
+  // Ends the helpers' jobs and returns once none touches search state.
+  // Idempotent; called by the thread that called start().
+  void finish() noexcept {
+    done_.store(true, std::memory_order_relaxed);
+    if (!running_) return;
+    running_ = false;
+    try {
+      pool_.wait_parked();
+    } catch (...) {
+      // A helper's search threw (only std::bad_alloc can): the main thread's
+      // result stands on its own.
+    }
+  }
+
+  // True for a helper once the main thread is done.
+  bool helper_stopped(const Worker& w) const {
+    return w.id != 0 && done_.load(std::memory_order_relaxed);
+  }
+
+  // Counters may be read while the helpers run (single-writer relaxed atomics).
+  void add_helpers(SearchStats& s) const {
+    for (std::size_t i = 1; i < threads_.size(); ++i) s += threads_[i]->stats;
+  }
+  SearchStats sum() const {
+    SearchStats s = threads_[0]->stats;
+    add_helpers(s);
+    return s;
+  }
+
+ private:
+  std::vector<std::unique_ptr<ThreadT>> threads_;
+  std::atomic<bool> done_{false};
+  bool running_ = false;  // touched by the caller's thread only
+  // Declared last: its helpers are joined before the threads above go away.
+  ThreadPool pool_;
+};
+
+// Forwards the main thread's iteration reports; at the last iteration the
+// depth limit allows, it first ends the helpers, so that this report counts
+// every node the search's result will count.
+template <class ThreadT>
+class LastIterationGate final : public Observer {
+ public:
+  LastIterationGate(Observer& inner, RootThreads<ThreadT>& threads, Depth depth_limit)
+      : inner_(inner), threads_(threads), limit_(depth_limit) {}
+
+  void on_iteration(const SearchResult& r) override {
+    if (limit_ <= 0 || r.depth < limit_) {
+      inner_.on_iteration(r);
+      return;
+    }
+    threads_.finish();
+    SearchResult all = r;
+    all.stats = threads_.sum();
+    inner_.on_iteration(all);
+  }
+
+ private:
+  Observer& inner_;
+  RootThreads<ThreadT>& threads_;
+  Depth limit_;
+};
+
+}  // namespace xq
