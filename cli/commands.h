@@ -20,5 +20,6 @@ Command add_lab(CLI::App& root);
 Command add_ablation(CLI::App& root);
 Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
 Command add_list(CLI::App& root);
+Command add_engine(CLI::App& root);  // UCI / UCCI / xboard engine (engine/protocol.h)
 
 }  // namespace xq::cli
