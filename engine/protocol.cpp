@@ -106,6 +106,10 @@ ProtocolKind protocol_for(std::string_view first_command) {
 }
 
 int run_protocol(std::istream& in, std::ostream& out, const EngineOptions& options) {
+  // An input stream tied to the output flushes it before each read, outside
+  // ProtocolOutput's lock, racing the search thread's writes (std::cin is
+  // tied to std::cout): every line is flushed as written instead.
+  in.tie(nullptr);
   ProtocolOutput output(out);
   // Declared before the engine, so it outlives the search thread whose
   // callbacks call into it.

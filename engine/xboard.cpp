@@ -264,7 +264,9 @@ void Xboard::think() {
     for (const Move m : r.pv) (l += ' ') += move_name(m);
     out_.line(l);
   };
-  cb.on_info = [this](std::string_view text) { out_.line("# " + one_line(text)); };
+  cb.on_info = [this, drop](std::string_view text) {
+    if (!drop->load(std::memory_order_acquire)) out_.line("# " + one_line(text));
+  };
   cb.on_bestmove = [this, drop](const SearchResult& r) {
     std::lock_guard lock(game_mutex_);
     if (drop->load(std::memory_order_acquire)) return;
