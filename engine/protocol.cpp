@@ -49,6 +49,14 @@ std::optional<double> parse_number(std::string_view text) {
   return v;
 }
 
+std::vector<OptionSpec> current_options(const Engine& engine) {
+  const EngineOptions now = engine.options();
+  std::vector<OptionSpec> specs = EngineOptions::specs();
+  for (OptionSpec& s : specs)
+    if (s.type != OptionType::Button) s.default_value = now.get(s.name);
+  return specs;
+}
+
 void set_position_command(Engine& engine, const Words& words) {
   std::size_t moves_at = words.size();
   for (std::size_t i = 1; i < words.size(); ++i)

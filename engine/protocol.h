@@ -49,6 +49,10 @@ std::string join_words(const Words& words, std::size_t from, std::size_t to);
 std::optional<std::int64_t> parse_int(std::string_view text);
 std::optional<double> parse_number(std::string_view text);
 
+// Every option with its current value as the default a GUI shows (the
+// engine may start with options other than the built-in defaults).
+std::vector<OptionSpec> current_options(const Engine& engine);
+
 // "position startpos|fen F... [moves M...]" after the keyword, as UCI and
 // UCCI share it. Sets the engine's position or throws std::invalid_argument
 // (the position then stays as it was).

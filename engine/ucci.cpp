@@ -82,7 +82,7 @@ class Ucci final : public Dialect {
     out_.line("id author the xqlab authors");
     out_.line("option usemillisec type check default false");
     out_.line("option newgame type button");
-    for (const OptionSpec& s : EngineOptions::specs()) out_.line(option_line(s));
+    for (const OptionSpec& s : current_options(engine_)) out_.line(option_line(s));
     out_.line("ucciok");
   }
 

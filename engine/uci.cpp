@@ -69,7 +69,7 @@ class Uci final : public Dialect {
   void identify() {
     out_.line("id name xqlab");
     out_.line("id author the xqlab authors");
-    for (const OptionSpec& s : EngineOptions::specs()) out_.line(option_line(s));
+    for (const OptionSpec& s : current_options(engine_)) out_.line(option_line(s));
     out_.line("uciok");
   }
 

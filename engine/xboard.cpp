@@ -113,7 +113,7 @@ class Xboard final : public Dialect {
     out_.line("feature done=0");
     out_.line("feature myname=\"xqlab\" variants=\"xiangqi\" usermove=1 setboard=1 ping=1 "
               "time=1 draw=0 sigint=0 sigterm=0 reuse=1 analyze=0 colors=0 memory=1 smp=1");
-    for (const OptionSpec& s : EngineOptions::specs()) out_.line(feature_option(s));
+    for (const OptionSpec& s : current_options(engine_)) out_.line(feature_option(s));
     out_.line("feature done=1");
   }
 
