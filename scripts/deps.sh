@@ -11,6 +11,13 @@ done
 if [ "${XQLAB_WITH_FAIRY:-1}" = 1 ] && ! dpkg -s fairy-stockfish >/dev/null 2>&1; then
   need+=(fairy-stockfish)
 fi
+# Optional: a real GUI, headless, for the engine-protocol match test
+# (tests/engine/xboard_match_slow_test.cpp; it skips without them).
+if [ "${XQLAB_WITH_XBOARD:-1}" = 1 ]; then
+  for pkg in xboard xvfb xauth; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+  done
+fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""
   [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
