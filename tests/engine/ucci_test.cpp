@@ -65,6 +65,29 @@ TEST(Ucci, ABanOfEveryLegalMoveOrOfAnIllegalOneIsRefused) {
   ASSERT_GE(s.wait_prefix("info string banmoves would ban every legal move"), 0);
 }
 
+// Split-point backends hand root moves to helpers from a shared picker: the
+// ban must hold there too.
+TEST(Ucci, EveryBackendAtTwoThreadsPlaysOnlyAnUnbannedMove) {
+  const MoveList legal{Position()};
+  std::string ban = "banmoves";
+  for (int i = 2; i < legal.size; ++i) (ban += ' ') += move_name(legal.moves[i]);
+  int cases = 0;
+  for (const BackendInfo& b : backends()) {
+    Session s(options_for(std::string(b.name), 2));
+    s.send("ucci");
+    s.send("position startpos");
+    s.send(ban);
+    s.send("go depth 5");
+    const int best = s.wait_prefix("bestmove ");
+    ASSERT_GE(best, 0) << b.name;
+    const Move m = move_word(Position(), s.lines()[std::size_t(best)]);
+    EXPECT_TRUE(m == legal.moves[0] || m == legal.moves[1]) << b.name << ": " << move_name(m);
+    EXPECT_EQ(s.count_prefix("info string"), 0) << b.name;
+    ++cases;
+  }
+  EXPECT_EQ(cases, int(backends().size()));
+}
+
 TEST(Ucci, GoTimeIsInSecondsUnlessUsemillisecAndEndsTheSearchByItself) {
   Session s;
   s.send("ucci");
