@@ -24,5 +24,6 @@ Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report.h)
 Command add_match(CLI::App& root);      // games between engines (lab/match.h)
 Command add_recommend(CLI::App& root);  // which backend to ship (lab/recommend.h)
 Command add_tune(CLI::App& root);  // split-parameter search (lab/tune.h)
+Command add_engine(CLI::App& root);  // UCI / UCCI / xboard engine (engine/protocol.h)
 
 }  // namespace xq::cli

@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
       xq::cli::add_perft(app), xq::cli::add_search(app),   xq::cli::add_lab(app),
       xq::cli::add_ablation(app), xq::cli::add_stress(app), xq::cli::add_list(app),
       xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app),
-      xq::cli::add_tune(app)};
+      xq::cli::add_tune(app),
+      xq::cli::add_engine(app)};
   const std::string usage = "usage: xqlab <command> [options]; commands: " +
                             command_list(commands) + " ('xqlab CMD --help' for each)";
   if (argc < 2) return report("", usage, 2);
@@ -89,7 +90,7 @@ int main(int argc, char** argv) {
   }
   std::string name;
   for (const auto& c : commands)
-    if (c.app->get_name() == first) name = first;
+    if (c.app->check_name(first)) name = c.app->get_name();
   if (name.empty() && first.rfind("-", 0) != 0)
     return report("", "unknown command '" + first + "'; " + usage, 2);
   try {

@@ -1,5 +1,6 @@
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -22,8 +23,13 @@ void say(const SearchCallbacks& cb, const std::string& text) {
   if (cb.on_info) cb.on_info(text);
 }
 
-// Makes r.best_move a legal move of pos whenever pos has one.
-void settle_best_move(const Position& pos, SearchResult& r, const SearchCallbacks& cb) {
+bool is_banned(const std::vector<Move>& banned, Move m) {
+  return std::find(banned.begin(), banned.end(), m) != banned.end();
+}
+
+// Makes r.best_move a legal, unbanned move of pos whenever pos has one.
+void settle_best_move(const Position& pos, const std::vector<Move>& banned, SearchResult& r,
+                      const SearchCallbacks& cb) {
   const MoveList legal(pos);
   if (legal.size == 0) {
     r.best_move = Move::none();
@@ -31,8 +37,13 @@ void settle_best_move(const Position& pos, SearchResult& r, const SearchCallback
     say(cb, "no legal move: the side to move has lost");
     return;
   }
-  if (r.completed && legal.contains(r.best_move)) return;
-  const Move fallback = legal.moves[0];
+  if (r.completed && legal.contains(r.best_move) && !is_banned(banned, r.best_move)) return;
+  Move fallback = legal.moves[0];
+  for (const Move m : legal)
+    if (!is_banned(banned, m)) {
+      fallback = m;
+      break;
+    }
   say(cb, std::string(r.completed ? "the search returned no legal move"
                                   : "no iteration completed") +
               "; playing the first legal move " + move_name(fallback));
@@ -157,6 +168,10 @@ SearchOptions Engine::search_options(const GoLimits& limits, const Position& pos
   o.exact = limits.exact;
   o.limits.depth = limits.depth;
   o.limits.nodes = limits.nodes;
+  const MoveList legal(pos);
+  for (const Move m : limits.banned_moves)
+    if (legal.contains(m)) o.banned_root_moves.push_back(m);
+  if (o.banned_root_moves.size() == std::size_t(legal.size)) o.banned_root_moves.clear();
   if (limits.infinite) return o;
   const std::int64_t overhead = options_.move_overhead_ms();
   const std::optional<GameClock>& clock =
@@ -234,7 +249,7 @@ void Engine::run(Job& job) {
     say(cb, std::string("search failed: ") + e.what());
     r = SearchResult{};
   }
-  settle_best_move(job.pos, r, cb);
+  settle_best_move(job.pos, job.options.banned_root_moves, r, cb);
   if (cb.on_bestmove) cb.on_bestmove(r);
 }
 

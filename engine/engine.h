@@ -50,6 +50,9 @@ struct GoLimits {
   Algorithm algorithm = Algorithm::Pvs;
   Features features;
   bool exact = false;
+  // Root moves not to play (UCCI "banmoves"); moves not legal there are
+  // ignored. If every legal move is banned the ban is ignored.
+  std::vector<Move> banned_moves;
 };
 
 // Called on the search thread, never two at once; they must not throw.

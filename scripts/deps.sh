@@ -12,9 +12,16 @@ if [ "${XQLAB_WITH_FAIRY:-1}" = 1 ] && ! dpkg -s fairy-stockfish >/dev/null 2>&1
   need+=(fairy-stockfish)
 fi
 # Optional: headless Chromium for the report's browser test (skipped without it);
-# installed when XQLAB_WITH_CHROMIUM=1 or under CI (CI set).
-if [ "${XQLAB_WITH_CHROMIUM:-${CI:+1}}" = 1 ] && ! dpkg -s chromium >/dev/null 2>&1; then
+# XQLAB_WITH_CHROMIUM=0 leaves it out.
+if [ "${XQLAB_WITH_CHROMIUM:-1}" = 1 ] && ! dpkg -s chromium >/dev/null 2>&1; then
   need+=(chromium)
+fi
+# Optional: a real GUI, headless, for the engine-protocol match test
+# (tests/engine/xboard_match_slow_test.cpp; it skips without them).
+if [ "${XQLAB_WITH_XBOARD:-1}" = 1 ]; then
+  for pkg in xboard xvfb xauth; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+  done
 fi
 if [ ${#need[@]} -gt 0 ]; then
   sudo_cmd=""

@@ -108,6 +108,7 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
     result.seconds = shared.elapsed_ms() / 1000.0;
     result.stats = w.stats;
     search.hooks().add_helper_stats(result.stats);
+    result.hashfull = search.hashfull();
     if (observer) observer->on_iteration(result);
     if (is_mate_score(v) && opt.limits.depth == 0 && d >= kMate - std::abs(v)) break;
     // Soft limit: the next iteration would likely not finish before the hard one.

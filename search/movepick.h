@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <vector>
 
 #include "board/eval.h"
 #include "board/movegen.h"
@@ -47,6 +48,17 @@ class MovePicker {
     return *cur_++;
   }
   int size() const { return int(last_ - moves_); }
+
+  // Drops the listed moves; only before the first next().
+  void exclude(const std::vector<Move>& banned) {
+    Move* kept = moves_;
+    for (Move* m = moves_; m != last_; ++m) {
+      if (std::find(banned.begin(), banned.end(), *m) != banned.end()) continue;
+      scores_[kept - moves_] = scores_[m - moves_];
+      *kept++ = *m;
+    }
+    last_ = kept;
+  }
 
   // Puts aside m, the move just handed out, for the deferred stage. Not
   // allowed in the deferred stage itself (the second pass searches every move).

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "board/types.h"
 
@@ -57,6 +58,9 @@ struct SearchOptions {
   // iteration; one set while it runs is honoured within one node batch
   // (Search::kNodeBatch nodes per thread).
   std::atomic<bool>* stop_signal = nullptr;
+  // Root moves the search must not play (UCCI "banmoves"); legal moves of
+  // the root not listed here remain. Empty: every move.
+  std::vector<Move> banned_root_moves;
 };
 
 // Parses "pvs", "alphabeta" (or "ab"), "mtdf"; throws std::invalid_argument.

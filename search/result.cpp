@@ -31,6 +31,7 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   cutoff_reprobes += o.cutoff_reprobes;
   mark_underflows += o.mark_underflows;
   mark_leaks += o.mark_leaks;
+  if (o.seldepth > seldepth) seldepth = o.seldepth.load();
   return *this;
 }
 

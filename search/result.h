@@ -89,6 +89,9 @@ struct SearchStats {
   Counter cutoff_reprobes;   // table re-probes made because a move was deferred
   Counter mark_underflows;   // releases that found a count already at zero
   Counter mark_leaks;        // busy marks still set when the search ended
+  // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
+  // summing keeps the maximum.
+  Counter seldepth;
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
@@ -110,6 +113,7 @@ struct SearchResult {
   SearchStats stats;
   double seconds = 0;
   bool stopped = false;         // a limit or stop request ended the search early
+  int hashfull = -1;            // table fill in permille after the iteration; -1 unknown
   // Moves to mate as UCI's "score mate N": positive when the side to move
   // mates, negative when it is mated; empty when no mate is proven.
   std::optional<int> mate() const;

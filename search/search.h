@@ -43,6 +43,11 @@ class Search {
   }
   const Features& features() const { return f_; }
   const Hooks& hooks() const { return hooks_; }
+  // The table's fill in permille (UCI "hashfull"), or -1 when it cannot say.
+  int hashfull() const {
+    if constexpr (requires(const Table& t) { t.hashfull(); }) return tt_.hashfull();
+    else return -1;
+  }
   bool pvs() const { return shared_.options.algorithm == Algorithm::Pvs; }
 
   // True when this thread must unwind: global stop or a backend abort.
@@ -122,6 +127,8 @@ class Search {
 
     // Step 7. The move loop.
     MovePicker picker(pos, w, f_, tt_move, ply);
+    if (ply == 0 && !shared_.options.banned_root_moves.empty())
+      picker.exclude(shared_.options.banned_root_moves);
     SplitContext ctx;
     ctx.depth = depth;
     ctx.ply = ply;
@@ -206,6 +213,7 @@ class Search {
     }
     ++w.stats.nodes;
     ++w.stats.qnodes;
+    if (std::uint64_t(ply) >= w.stats.seldepth) w.stats.seldepth = std::uint64_t(ply) + 1;
     if (w.stats.nodes >= w.next_time_check) check_limits(w);
     if (stopped(w)) return 0;
     if (ply >= kMaxPly) return evaluate(pos);

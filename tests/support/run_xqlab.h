@@ -58,6 +58,8 @@ struct RunLimits {
   // program's own. Keyed to output rather than to a time, so the test means
   // the same on a fast build and under a sanitizer.
   bool interrupt_after_first_line = false;
+  // The program's standard input (a protocol session); empty: /dev/null.
+  std::string input;
 };
 
 inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits = {}) {
@@ -79,7 +81,13 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
   cmd += shell_quote(base + ".out");
   cmd += " 2>";
   cmd += shell_quote(base + ".err");
-  cmd += " </dev/null";
+  if (limits.input.empty()) {
+    cmd += " </dev/null";
+  } else {
+    std::ofstream(base + ".in", std::ios::binary) << limits.input;
+    cmd += " <";
+    cmd += shell_quote(base + ".in");
+  }
   if (limits.interrupt_after_first_line) {
     // Polls every 50 ms for the first line, then sends SIGINT and reports
     // the program's own exit status (timeout's 124 if it never wrote one).
@@ -99,6 +107,7 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
   r.err = read_file(base + ".err");
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
+  std::remove((base + ".in").c_str());
   return r;
 }
 
