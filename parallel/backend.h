@@ -32,6 +32,14 @@ struct BackendConfig {
   int max_splits_per_thread = 8;
   // pvsplit: OpenMP schedule(dynamic,1) instead of the thesis's static,1.
   bool omp_dynamic = false;
+  // dts: nodes with at least this remaining depth split even when no thread
+  // is idle (gratuitous split points) ...
+  Depth gratuitous_depth = 6;
+  // ... while their thread has fewer than this many such split points open.
+  int gratuitous_limit = 2;
+  // dts: how an idle thread picks among the open split points, an index into
+  // dts::kPolicyNames (parallel/dts_policy.h): depth, moves, type, first.
+  int split_policy = 0;
 };
 
 class Backend {

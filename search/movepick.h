@@ -47,6 +47,8 @@ class MovePicker {
     return *cur_++;
   }
   int size() const { return int(last_ - moves_); }
+  // Moves not handed out yet, deferred ones included.
+  int remaining() const { return int(last_ - cur_) + int(deferred_ - next_deferred_); }
 
   // Puts aside m, the move just handed out, for the deferred stage. Not
   // allowed in the deferred stage itself (the second pass searches every move).
