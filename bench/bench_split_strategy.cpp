@@ -77,7 +77,7 @@ void BM_FindWork(benchmark::State& state) {
     benchmark::DoNotOptimize(i);
   }
 }
-BENCHMARK(BM_FindWork)->ArgsProduct({{0, 1, 2, 3}, {2, 8, 32}});
+BENCHMARK(BM_FindWork)->ArgsProduct({{0, 1, 2, 3}, {2, 8, 32}})->ArgNames({"policy", "open"});
 
 Value make_unmake(const void*, Worker& w, Move m, Value, const SplitContext&) {
   w.pos.do_move(m);
@@ -133,7 +133,7 @@ void BM_PublishCost(benchmark::State& state) {
   state.counters["gratuitous"] = double(r.stats.gratuitous_splits);
   state.counters["cost_share"] = split_ns / (nodes_per_split * node_ns);
 }
-BENCHMARK(BM_PublishCost)->Arg(4)->Arg(6)->Arg(8)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_PublishCost)->ArgName("gratuitous_depth")->Arg(4)->Arg(6)->Arg(8)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 // The owner's move waits until every helper sits in its child search, then
 // cuts off; the helpers' child searches run until the abort reaches them.
@@ -179,7 +179,7 @@ void BM_AbortLatency(benchmark::State& state) {
   }
   pool.end_search();
 }
-BENCHMARK(BM_AbortLatency)->Arg(2)->Arg(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_AbortLatency)->ArgName("threads")->Arg(2)->Arg(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 void BM_PolicySuite(benchmark::State& state) {
   static const std::vector<Position> suite = [] {
@@ -217,6 +217,6 @@ void BM_PolicySuite(benchmark::State& state) {
   const double predicted = double(sum.predicted_all + sum.predicted_cut);
   state.counters["held"] = predicted > 0 ? double(sum.prediction_held) / predicted : 0.0;
 }
-BENCHMARK(BM_PolicySuite)->DenseRange(0, 3)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_PolicySuite)->ArgName("policy")->DenseRange(0, 3)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 
 }  // namespace
