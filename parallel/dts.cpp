@@ -11,36 +11,10 @@
 
 namespace xq {
 namespace dts {
-namespace {
 
+using split::account;
 using split::seconds_since;
-
-// A split point's lock, with the time spent waiting for it counted as lock
-// time: an uncontended lock costs no clock read.
-class TimedLock {
- public:
-  TimedLock(std::mutex& m, Worker& w) : m_(m) {
-    if (m_.try_lock()) return;
-    const Clock::time_point t0 = Clock::now();
-    m_.lock();
-    w.stats.lock_seconds += seconds_since(t0);
-  }
-  ~TimedLock() { m_.unlock(); }
-  TimedLock(const TimedLock&) = delete;
-  TimedLock& operator=(const TimedLock&) = delete;
-
- private:
-  std::mutex& m_;
-};
-
-// Whatever of a thread's wall time was neither idle, nor lock wait, nor copy.
-void account(Worker& w, Clock::time_point started) {
-  const double rest = seconds_since(started) - w.stats.idle_seconds - w.stats.lock_seconds -
-                      w.stats.copy_seconds;
-  w.stats.search_seconds = std::max(0.0, rest);
-}
-
-}  // namespace
+using split::TimedLock;
 
 Settings settings_of(const BackendConfig& c) {
   Settings s;

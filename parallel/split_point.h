@@ -1,4 +1,5 @@
-// The pieces every split-point backend (ybwc, dts) shares: how a waiting
+// The pieces every split-point backend (ybwc, dts) shares: the time
+// accounting of lock waits and of a thread's search time, how a waiting
 // thread spins, how the node's child search travels through a split point
 // (type-erased once per split point), the walk up a chain of split points
 // that tells whether a cutoff above made its work useless, the owner's
@@ -7,6 +8,7 @@
 #pragma once
 
 #include <chrono>
+#include <mutex>
 #include <thread>
 #include <type_traits>
 
@@ -24,6 +26,32 @@ using Clock = std::chrono::steady_clock;
 
 inline double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// A split point's lock, with the time spent waiting for it counted as the
+// worker's lock time: an uncontended lock costs no clock read.
+class TimedLock {
+ public:
+  TimedLock(std::mutex& m, Worker& w) : m_(m) {
+    if (m_.try_lock()) return;
+    const Clock::time_point t0 = Clock::now();
+    m_.lock();
+    w.stats.lock_seconds += seconds_since(t0);
+  }
+  ~TimedLock() { m_.unlock(); }
+  TimedLock(const TimedLock&) = delete;
+  TimedLock& operator=(const TimedLock&) = delete;
+
+ private:
+  std::mutex& m_;
+};
+
+// Books whatever of a thread's wall time since `started` was neither idle,
+// nor lock wait, nor copying as search time.
+inline void account(Worker& w, Clock::time_point started) {
+  const double rest = seconds_since(started) - w.stats.idle_seconds - w.stats.lock_seconds -
+                      w.stats.copy_seconds;
+  w.stats.search_seconds = rest > 0 ? rest : 0.0;
 }
 
 inline void cpu_relax() {
