@@ -22,6 +22,7 @@ Settings settings_of(const BackendConfig& c) {
   s.max_splits = std::max(c.max_splits_per_thread, 1);
   s.gratuitous_depth = std::max<Depth>(c.gratuitous_depth, 1);
   s.gratuitous_limit = std::max(c.gratuitous_limit, 0);
+  s.gratuitous_at_cut = c.gratuitous_at_cut;
   s.policy = Policy(std::clamp(c.split_policy, 0, int(kPolicyNames.size()) - 1));
   return s;
 }

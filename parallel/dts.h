@@ -8,7 +8,8 @@
 //  * Publication. A node splits when some thread is idle, as in ybwc, and
 //    also gratuitously when none is: a busy thread publishes the nodes of its
 //    current path with remaining depth >= gratuitous_depth, up to
-//    gratuitous_limit such split points open at once, so that a thread that
+//    gratuitous_limit such split points open at once (at nodes predicted CUT
+//    only with gratuitous_at_cut), so that a thread that
 //    falls idle finds several nodes to choose from instead of waiting for the
 //    busy thread's next split opportunity.
 //  * Choice. An idle thread reads the descriptors of every open split point
@@ -105,6 +106,7 @@ struct Settings {
   int max_splits = 8;
   Depth gratuitous_depth = 6;
   int gratuitous_limit = 2;
+  bool gratuitous_at_cut = false;
   Policy policy = Policy::Depth;
 };
 Settings settings_of(const BackendConfig& config);
@@ -141,8 +143,12 @@ class Pool {
         t.split_count.load(std::memory_order_relaxed) >= settings_.max_splits)
       return false;
     if (idle_.load(std::memory_order_relaxed) > 0) return true;
-    return ctx.depth >= settings_.gratuitous_depth &&
-           t.gratuitous_open < settings_.gratuitous_limit;
+    if (ctx.depth < settings_.gratuitous_depth || t.gratuitous_open >= settings_.gratuitous_limit)
+      return false;
+    // A node predicted CUT that has not cut off yet may still do so and
+    // throw away the work of whoever joined it.
+    return settings_.gratuitous_at_cut || ctx.pv_node ||
+           t.types[std::size_t(ctx.ply)] != NodeType::Cut;
   }
   // Publishes ctx as a split point owned by t, takes its moves with the
   // helpers that join, and returns once every helper has left it. Should the

@@ -48,6 +48,10 @@ std::vector<BackendParam> make_params() {
                {"dts"}, 0, 64, {},
                [](const BackendConfig& c) { return std::int64_t(c.gratuitous_limit); },
                [](BackendConfig& c, std::int64_t x) { c.gratuitous_limit = int(x); }});
+  v.push_back({"gratuitous_at_cut", "whether nodes predicted CUT split gratuitously too",
+               {"dts"}, 0, 1, {"no", "yes"},
+               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_at_cut ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.gratuitous_at_cut = x == 1; }});
   v.push_back({"split_policy", "which open split point an idle thread joins", {"dts"}, 0,
                std::int64_t(dts::kPolicyNames.size()) - 1,
                {dts::kPolicyNames.begin(), dts::kPolicyNames.end()},

@@ -120,6 +120,9 @@ TEST(DtsParams, SetByNameAndRejectBadValues) {
   EXPECT_EQ(c.gratuitous_depth, 3);
   EXPECT_EQ(c.gratuitous_limit, 0);
   EXPECT_EQ(find_param("split_policy").value_text(c), "type");
+  set_param(c, "gratuitous_at_cut=yes");
+  EXPECT_TRUE(c.gratuitous_at_cut);
+  EXPECT_THROW(set_param(c, "gratuitous_at_cut=1"), std::invalid_argument);
   EXPECT_THROW(set_param(c, "split_policy=deepest"), std::invalid_argument);
   EXPECT_THROW(set_param(c, "gratuitous_depth=0"), std::invalid_argument);
   EXPECT_THROW(set_param(c, "gratuitous_limit=65"), std::invalid_argument);
