@@ -63,7 +63,9 @@ const OptionSpec& find_spec(std::string_view name) {
     if (same_name(s.name, name)) return s;
   std::string known;
   for (const OptionSpec& s : EngineOptions::specs()) known += (known.empty() ? "" : ", ") + s.name;
-  throw std::invalid_argument("unknown option " + quoted(name) + " (known: " + known + ")");
+  // The list grows with every backend parameter: cut to one error line.
+  throw std::invalid_argument(
+      one_line("unknown option " + quoted(name) + " (known: " + known + ")"));
 }
 
 std::int64_t parse_spin(const OptionSpec& s, std::string_view text) {
