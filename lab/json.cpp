@@ -33,7 +33,12 @@ void to_json(Json& j, const SearchStats& s) {
            {"deferred_searches", u(s.deferred_searches)},
            {"cutoff_reprobes", u(s.cutoff_reprobes)},
            {"mark_underflows", u(s.mark_underflows)},
-           {"mark_leaks", u(s.mark_leaks)}};
+           {"mark_leaks", u(s.mark_leaks)},
+           {"gratuitous_splits", u(s.gratuitous_splits)},
+           {"late_joins", u(s.late_joins)},
+           {"predicted_all", u(s.predicted_all)},
+           {"predicted_cut", u(s.predicted_cut)},
+           {"prediction_held", u(s.prediction_held)}};
 }
 
 void to_json(Json& j, const SearchResult& r) {

@@ -47,6 +47,16 @@ struct BackendConfig {
   int skip_schedule = 2;
   Value window_offset = 0;
   bool vote = false;
+  // dts: nodes with at least this remaining depth split even when no thread
+  // is idle (gratuitous split points) ...
+  Depth gratuitous_depth = 6;
+  // ... while their thread has fewer than this many such split points open.
+  int gratuitous_limit = 2;
+  // dts: whether nodes predicted CUT may split gratuitously too.
+  bool gratuitous_at_cut = false;
+  // dts: how an idle thread picks among the open split points, an index into
+  // dts::kPolicyNames (parallel/dts_policy.h): depth, moves, type, first.
+  int split_policy = 0;
 };
 
 class Backend {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "hashing/replacement.h"
+#include "parallel/dts_policy.h"
 
 namespace xq {
 namespace {
@@ -54,11 +55,11 @@ void add_shared_table_params(std::vector<BackendParam>& v) {
 std::vector<BackendParam> make_params() {
   std::vector<BackendParam> v;
   v.push_back({"min_split_depth", "only nodes with at least this remaining depth split",
-               {"pvsplit", "ybwc"}, 1, kMaxDepth, {},
+               {"pvsplit", "ybwc", "dts"}, 1, kMaxDepth, {},
                [](const BackendConfig& c) { return std::int64_t(c.min_split_depth); },
                [](BackendConfig& c, std::int64_t x) { c.min_split_depth = Depth(x); }});
   v.push_back({"max_splits_per_thread", "most split points one thread may own at once",
-               {"ybwc"}, 1, 64, {},
+               {"ybwc", "dts"}, 1, 64, {},
                [](const BackendConfig& c) { return std::int64_t(c.max_splits_per_thread); },
                [](BackendConfig& c, std::int64_t x) { c.max_splits_per_thread = int(x); }});
   v.push_back({"omp_schedule", "OpenMP schedule of the parallel loop at a PV node",
@@ -72,6 +73,23 @@ std::vector<BackendParam> make_params() {
                  c.replacement = parse_replacement(kReplacementNames[std::size_t(x)]);
                }});
   add_shared_table_params(v);
+  v.push_back({"gratuitous_depth", "nodes at least this deep split even when no thread is idle",
+               {"dts"}, 1, kMaxDepth, {},
+               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_depth); },
+               [](BackendConfig& c, std::int64_t x) { c.gratuitous_depth = Depth(x); }});
+  v.push_back({"gratuitous_limit", "most gratuitous split points one thread has open at once",
+               {"dts"}, 0, 64, {},
+               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_limit); },
+               [](BackendConfig& c, std::int64_t x) { c.gratuitous_limit = int(x); }});
+  v.push_back({"gratuitous_at_cut", "whether nodes predicted CUT split gratuitously too",
+               {"dts"}, 0, 1, {"no", "yes"},
+               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_at_cut ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.gratuitous_at_cut = x == 1; }});
+  v.push_back({"split_policy", "which open split point an idle thread joins", {"dts"}, 0,
+               std::int64_t(dts::kPolicyNames.size()) - 1,
+               {dts::kPolicyNames.begin(), dts::kPolicyNames.end()},
+               [](const BackendConfig& c) { return std::int64_t(c.split_policy); },
+               [](BackendConfig& c, std::int64_t x) { c.split_policy = int(x); }});
   return v;
 }
 

@@ -11,10 +11,11 @@ namespace xq {
 extern const BackendInfo kSerialBackend, kPvsplitBackend, kYbwcBackend;
 extern const BackendInfo kAbdadaSimpleBackend;
 extern const BackendInfo kLazySmpBackend;
+extern const BackendInfo kDtsBackend;
 
 const std::vector<BackendInfo>& backends() {
   static const std::vector<BackendInfo> kBackends = {kSerialBackend, kPvsplitBackend,
-                                                     kYbwcBackend,
+                                                     kYbwcBackend, kDtsBackend,
                                                      kAbdadaSimpleBackend,
                                                      kLazySmpBackend};
   return kBackends;

@@ -9,52 +9,12 @@
 #include "parallel/backend_factory.h"
 #include "search/driver.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace xq {
 namespace ybwc {
-namespace {
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
-
-// Spin briefly, then give the core away, and sleep only once that has gone
-// on for a while (about a millisecond when the core is otherwise free): at 2
-// threads on 2 cores a helper's idle gaps are short and sleeping through them
-// costs nodes, while at thread counts above the core count (or beside other
-// work) a waiter that keeps yielding takes CPU from the threads that hold the
-// work it waits for.
-inline void back_off(int& spins) {
-  if (++spins < 64) {
-    cpu_relax();
-  } else if (spins < 1024) {
-    std::this_thread::yield();
-  } else {
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
-  }
-}
-
-// A cutoff at sp or above it: its moves are worth nothing any more. A thread
-// joining such a split point would leave at once and, while the owner
-// unwinds, join it again and again.
-bool cut_off(const SplitPoint& sp) {
-  for (const SplitPoint* p = &sp; p; p = p->parent)
-    if (p->cutoff.load(std::memory_order_relaxed)) return true;
-  return false;
-}
-
-bool descends_from(const SplitPoint& sp, const SplitPoint* ancestor) {
-  for (const SplitPoint* p = sp.parent; p; p = p->parent)
-    if (p == ancestor) return true;
-  return false;
-}
-
-}  // namespace
+using split::back_off;
+using split::cut_off;
+using split::descends_from;
 
 Pool::Pool(const BackendConfig& config)
     : min_split_depth_(std::max<Depth>(config.min_split_depth, 1)),

@@ -25,23 +25,18 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
-#include <type_traits>
 #include <vector>
 
 #include "parallel/backend.h"
-#include "parallel/split_timing.h"
+#include "parallel/split_point.h"
 #include "parallel/thread_pool.h"
 #include "search/hooks.h"
 #include "search/search.h"
 
 namespace xq::ybwc {
 
-using Clock = split_timing::Clock;
-
-// The node's child search (the lambda the node passes to split()), type-erased
-// once per split point: one indirect call per move searched at a split point.
-using SearchMoveFn = Value (*)(const void* closure, Worker&, Move, Value alpha,
-                               const SplitContext&);
+using Clock = split::Clock;
+using split::SearchMoveFn;
 
 struct SplitPoint {
   // -- Constant while the split point is in use: written by the owner under
@@ -166,13 +161,8 @@ class Hooks : public SerialHooks {
   }
   template <class SearchMove>
   void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
-    using Fn = std::remove_reference_t<SearchMove>;
-    pool_.split(
-        static_cast<Thread&>(w), ctx,
-        [](const void* c, Worker& hw, Move m, Value a, const SplitContext& sc) {
-          return (*static_cast<const Fn*>(c))(hw, m, a, sc);
-        },
-        static_cast<const void*>(&search_move));
+    pool_.split(static_cast<Thread&>(w), ctx, split::erase<SearchMove>(),
+                static_cast<const void*>(&search_move));
   }
 
  private:

@@ -48,6 +48,8 @@ class MovePicker {
     return *cur_++;
   }
   int size() const { return int(last_ - moves_); }
+  // Moves not handed out yet, deferred ones included.
+  int remaining() const { return int(last_ - cur_) + int(deferred_ - next_deferred_); }
 
   // Drops the listed moves; only before the first next().
   void exclude(const std::vector<Move>& banned) {

@@ -31,6 +31,11 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   cutoff_reprobes += o.cutoff_reprobes;
   mark_underflows += o.mark_underflows;
   mark_leaks += o.mark_leaks;
+  gratuitous_splits += o.gratuitous_splits;
+  late_joins += o.late_joins;
+  predicted_all += o.predicted_all;
+  predicted_cut += o.predicted_cut;
+  prediction_held += o.prediction_held;
   if (o.seldepth > seldepth) seldepth = o.seldepth.load();
   return *this;
 }

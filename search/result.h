@@ -89,6 +89,16 @@ struct SearchStats {
   Counter cutoff_reprobes;   // table re-probes made because a move was deferred
   Counter mark_underflows;   // releases that found a count already at zero
   Counter mark_leaks;        // busy marks still set when the search ended
+  // DTS-style splitting (dts): split points published while no thread was
+  // idle; joins of a split point published gratuitously or already joined
+  // by another helper; split points whose node was predicted ALL or CUT
+  // (Knuth-Moore) when they closed, and how many of those predictions held
+  // (ALL: no cutoff, CUT: a cutoff).
+  Counter gratuitous_splits;
+  Counter late_joins;
+  Counter predicted_all;
+  Counter predicted_cut;
+  Counter prediction_held;
   // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
   // summing keeps the maximum.
   Counter seldepth;

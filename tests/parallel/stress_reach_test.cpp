@@ -76,6 +76,7 @@ const Reach& expected_reach(const std::string& backend) {
       // PV splitting has no nested regions and no waiting owner by design.
       {"pvsplit", {10, 5, 1, 0, 0}},
       {"ybwc", {50, 20, 1, 1, 1}},
+      {"dts", {50, 20, 1, 1, 1}},
   };
   const auto it = kReach.find(backend);
   if (it == kReach.end()) {
