@@ -9,10 +9,11 @@ namespace xq {
 // One entry per backend, "serial" first; each backend file defines its own.
 // A new backend adds its file, one declaration and one list item here.
 extern const BackendInfo kSerialBackend, kPvsplitBackend, kYbwcBackend;
+extern const BackendInfo kAbdadaBackend;
 
 const std::vector<BackendInfo>& backends() {
   static const std::vector<BackendInfo> kBackends = {kSerialBackend, kPvsplitBackend,
-                                                     kYbwcBackend};
+                                                     kYbwcBackend, kAbdadaBackend};
   return kBackends;
 }
 

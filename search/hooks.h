@@ -64,6 +64,15 @@ struct SerialHooks {
   // Call on_enter()/on_leave() around every node below the horizon.
   static constexpr bool kTracksNodes = false;
 
+  // kClaimsNodes: nodes with less remaining depth neither claim their entry
+  // nor are searched exclusively (a busy mark is not worth a deferral there).
+  Depth claim_depth() const { return 1; }
+  // kClaimsNodes: whether the root's younger brothers may be deferred too.
+  bool defer_root() const { return true; }
+  // kClaimsNodes or kDefersMoves: once a move of a node with at least this
+  // remaining depth was deferred, the table is probed again before each
+  // further move, for a cutoff another thread's result allows (0: never).
+  Depth reprobe_depth() const { return 0; }
   // Whether to put m aside to the deferred stage (only for moves after the
   // first, never in the deferred stage itself).
   bool defer_move(const Worker&, Move, int /*ply*/) const { return false; }
