@@ -235,7 +235,8 @@ struct alignas(kCacheLine) MarkTally {
 // Thread tid's share: enter (claim; a quarter of them exclusive, as a younger
 // brother's) or leave (release the innermost held key), at random, until its
 // quota or the stop; then it leaves whatever it still holds. With a quota,
-// it starts leaving early enough that the quota is met exactly.
+// it stops entering while an enter and every leave would not fit, so it
+// exceeds the quota by at most one op (a last enter and its leave).
 template <class Table>
 MarkTally hammer_marks(Table& table, const std::vector<Key>& team_keys, const StressConfig& config,
                        int tid, Shared& shared) {
@@ -255,7 +256,7 @@ MarkTally hammer_marks(Table& table, const std::vector<Key>& team_keys, const St
       rng ^= rng << 13;  // xorshift64
       rng ^= rng >> 7;
       rng ^= rng << 17;
-      const bool must_leave = depth == kMaxHeld || quota - t.ops <= std::uint64_t(depth);
+      const bool must_leave = depth == kMaxHeld || quota - t.ops <= std::uint64_t(depth) + 1;
       if (depth > 0 && (must_leave || (rng & 1))) {
         leave();
         continue;

@@ -3,7 +3,8 @@
 // registry later is covered without touching this file.
 //  * exact mode (DESIGN.md §4): with every scheme it supports, at 1..4
 //    threads, the root value equals the serial alpha-beta value, and a
-//    backend running several threads did split;
+//    backend running several threads did split (or, sharing the table, met
+//    another thread's busy mark);
 //  * stop(): a running unlimited search returns (how fast is a benchmark
 //    figure, bench_split's BM_StopLatency; here only "no hang" is asserted);
 //  * 200 start/stop cycles (short time limits and stops racing the start)
@@ -140,6 +141,8 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
     auto b = build(pair.backend, pair.scheme, t);
     if (std::find(ran.begin(), ran.end(), b->config().threads) != ran.end()) continue;
     ran.push_back(b->config().threads);
+    // Parallel work shows as splits (split-point backends) or as busy
+    // answers (threads meeting on a busy mark in the shared table).
     std::uint64_t splits = 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const SearchResult r = b->search(ps[i], exact_options(depth, Algorithm::Pvs), quiet);
@@ -147,7 +150,7 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
                                       << " depth " << depth << " " << ps[i].fen();
       EXPECT_EQ(r.depth, depth);
       EXPECT_FALSE(r.stopped);
-      splits += r.stats.splits;
+      splits += r.stats.splits + r.stats.busy_answers;
     }
     // Otherwise the comparison would be the serial path against itself.
     if (b->config().threads > 1) {
