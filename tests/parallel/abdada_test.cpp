@@ -88,8 +88,12 @@ TEST(Abdada, NoBusyMarkRemainsAfterASearch) {
           ++searches;
           leaks += r.stats.mark_leaks;
           underflows += r.stats.mark_underflows;
-          if (locked || threads == 1) EXPECT_EQ(r.stats.mark_leaks, 0u) << scheme << " " << threads;
-          if (threads == 1) EXPECT_EQ(r.stats.mark_underflows, 0u) << scheme;
+          if (locked || threads == 1) {
+            EXPECT_EQ(r.stats.mark_leaks, 0u) << scheme << " " << threads;
+          }
+          if (threads == 1) {
+            EXPECT_EQ(r.stats.mark_underflows, 0u) << scheme;
+          }
         }
       if (!locked && threads == 2)
         std::printf("[ marks    ] abdada/%-11s 2 threads: %llu leaks, %llu underflows\n",
