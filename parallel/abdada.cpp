@@ -43,9 +43,12 @@ using Workers = std::vector<std::unique_ptr<Worker>>;
 class AbdadaHooks : public SerialHooks {
  public:
   static constexpr bool kClaimsNodes = true;
+  // A lone thread has nobody to defer to: its marks would be pure cost
+  // (a write per claim and per release), so it claims nothing.
+  static constexpr Depth kNoClaims = 1 << 20;
 
   AbdadaHooks(const BackendConfig& c, const Workers& workers, const std::atomic<bool>& done)
-      : claim_depth_(c.abdada_defer_depth),
+      : claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
         reprobe_depth_(c.abdada_reprobe_depth),
         defer_root_(c.abdada_defer_root),
         workers_(workers),

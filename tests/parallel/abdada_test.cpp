@@ -67,8 +67,9 @@ TEST(Abdada, RefusesPerthreadWithOneLine) {
 
 // After a search every node has released its mark. Locked tables count
 // exactly, so 0 leaks at any thread count, after a completed search and
-// after a stop; one thread races with nobody, so 0 leaks and 0 underflows on
-// every scheme. What the lockless tables leak at 2 threads is printed.
+// after a stop; one thread (which claims nothing: nobody could be deferred)
+// leaves nothing on any scheme. What the lockless tables leak at 2 threads
+// is printed.
 TEST(Abdada, NoBusyMarkRemainsAfterASearch) {
   int searches = 0;
   SearchOptions depth5;
