@@ -1,6 +1,8 @@
-// xqlab stress: hammers one hash scheme from T threads with colliding keys and
-// counts torn entries the scheme rejected and corrupt ones it accepted (see
-// hashing/stress.h for how corruption is recognised).
+// xqlab stress: hammers one hash scheme from T threads. Mode "entries":
+// colliding stores and probes; counts torn entries the scheme rejected and
+// corrupt ones it accepted. Mode "marks": the busy marks' enter/leave path
+// (claim and release of searcher counts); counts the updates lost. See
+// hashing/stress.h for how each is recognised.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -21,7 +23,7 @@ namespace xq::cli {
 namespace {
 
 struct StressArgs {
-  std::string scheme, replace = "always";
+  std::string scheme, replace = "always", mode = "entries";
   StressConfig config;
   bool json = false, quiet = false;
 };
@@ -63,7 +65,44 @@ void print_text(const std::string& scheme, const StressConfig& config, const Str
               u(r.torn_detected), u(r.corrupt_accepted), per_million);
 }
 
+void print_marks_text(const std::string& scheme, const StressConfig& config,
+                      const MarkStressResult& r) {
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::printf("mode              marks\nhash              %s\n", scheme.c_str());
+  std::printf("threads           %d\nentries           %zu\nseconds           %.3f\n",
+              config.threads, r.entries, r.seconds);
+  std::printf("ops               %llu (enters %llu, busy answers %llu)\n", u(r.ops), u(r.enters),
+              u(r.busy));
+  std::printf("lost_updates      %llu (%.4f per 1e8 ops)\n", u(r.lost_updates()),
+              r.lost_per_1e8());
+  std::printf("underflows        %llu\nleaks             %llu (entries still marked)\n",
+              u(r.underflows), u(r.leaks));
+}
+
+int run_marks(const StressArgs& a) {
+  const MarkStressResult r = visit_scheme(a.scheme, [&](auto tag) {
+    return run_mark_stress<typename decltype(tag)::type>(a.config);
+  });
+  if (!a.json) {
+    print_marks_text(a.scheme, a.config, r);
+    return 0;
+  }
+  print_json(Json{{"meta", lab::run_meta(invocation())},
+                  {"mode", "marks"},
+                  {"hash", a.scheme},
+                  {"threads", a.config.threads},
+                  {"entries", r.entries},
+                  {"ops", r.ops},
+                  {"seconds", r.seconds},
+                  {"lost_updates", r.lost_updates()},
+                  {"lost_per_1e8", r.lost_per_1e8()},
+                  {"underflows", r.underflows},
+                  {"leaks", r.leaks}});
+  return 0;
+}
+
 int run(StressArgs& a) {
+  if (a.mode == "marks") return run_marks(a);
   a.config.replacement = parse_replacement(a.replace);
   const StressResult r = with_progress(a, [&] {
     return visit_scheme(a.scheme, [&](auto tag) {
@@ -75,6 +114,7 @@ int run(StressArgs& a) {
     return 0;
   }
   Json j{{"meta", lab::run_meta(invocation())},
+         {"mode", "entries"},
          {"hash", a.scheme},
          {"unprotected", is_unprotected_scheme(a.scheme)},
          {"threads", a.config.threads},
@@ -94,8 +134,13 @@ Command add_stress(CLI::App& root) {
   c.seconds = 5.0;
   c.entries = 1024;
   CLI::App* app = root.add_subcommand("stress", "hash-table race stress: torn entries detected "
-                                                "and corrupt entries accepted");
+                                                "and corrupt entries accepted, or busy-mark "
+                                                "updates lost");
   add_hash_option(app, a->scheme)->required();
+  app->add_option("--mode", a->mode,
+                  "entries: stores and probes; marks: busy-mark enter/leave (claim/release)")
+      ->check(CLI::IsMember({"entries", "marks"}))
+      ->capture_default_str();
   add_threads_option(app, c.threads)->capture_default_str();
   app->add_option("--seconds", c.seconds, "time limit")
       ->check(CLI::Range(1e-3, 86400.0))->capture_default_str();

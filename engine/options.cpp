@@ -61,16 +61,17 @@ bool same_name(std::string_view a, std::string_view b) {
 const OptionSpec& find_spec(std::string_view name) {
   for (const OptionSpec& s : EngineOptions::specs())
     if (same_name(s.name, name)) return s;
-  // The list grows with every backend parameter; the message stays one short line.
+  // The list grows with every backend parameter; the message must stay one
+  // short line (200 characters), so names that do not fit are counted.
   std::string known;
+  int more = 0;
   for (const OptionSpec& s : EngineOptions::specs()) {
-    const std::string next = (known.empty() ? "" : ", ") + s.name;
-    if (known.size() + next.size() > 110) {
-      known += ", ...";
-      break;
-    }
-    known += next;
+    if (more == 0 && known.size() + s.name.size() < 120)
+      known += (known.empty() ? "" : ", ") + s.name;
+    else
+      ++more;
   }
+  if (more) known += ", and " + std::to_string(more) + " more";
   throw std::invalid_argument("unknown option " + quoted(name) + " (known: " + known + ")");
 }
 

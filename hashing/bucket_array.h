@@ -145,8 +145,10 @@ class BucketArray {
         c.busy = true;
         return c;
       }
-      const int n = std::min(c.searchers + 1, packed::kMaxSearchers);
-      Layout::save(bucket, found, key, packed::with_searchers(data, n));
+      // A saturated count records no more searchers, so this claim takes no
+      // handle: its release must not lower a count it never raised.
+      if (c.searchers >= packed::kMaxSearchers) return c;
+      Layout::save(bucket, found, key, packed::with_searchers(data, c.searchers + 1));
       c.slot.slot = found;
       return c;
     }
@@ -159,21 +161,21 @@ class BucketArray {
   }
 
   // Lowers the searcher count raised by claim(); nothing when the slot was
-  // given to another position meanwhile (the count went with it).
-  void release(Key key, TTSlot slot) {
-    if (slot.slot < 0) return;
+  // given to another position meanwhile (the count went with it). Entries
+  // never move between slots, so only the claimed slot is looked at: a copy
+  // of the key elsewhere carries other searchers' counts. Returns true when
+  // the count was already 0 (an underflow: under a lock only after the slot
+  // was replaced and claimed again by others; lockless, also a lost update).
+  bool release(Key key, TTSlot slot) {
+    if (slot.slot < 0) return false;
     Bucket& bucket = table_[slot.bucket];
     [[maybe_unused]] const auto guard = layout_.guard(bucket, slot.bucket);
-    std::uint64_t torn = 0;
-    LoadedSlot s = Layout::load(bucket, slot.slot);
-    int i = slot.slot;
-    if (s.torn || s.key != key) {
-      i = find(bucket, key, torn);
-      if (i < 0) return;
-      s = Layout::load(bucket, i);
-    }
+    const LoadedSlot s = Layout::load(bucket, slot.slot);
+    if (s.torn || s.key != key || !packed::occupied(s.data)) return false;
     const int n = packed::searchers_of(s.data);
-    if (n > 0) Layout::save(bucket, i, key, packed::with_searchers(s.data, n - 1));
+    if (n == 0) return true;
+    Layout::save(bucket, slot.slot, key, packed::with_searchers(s.data, n - 1));
+    return false;
   }
 
   // The searcher count of key's entry (0 when absent).
@@ -194,6 +196,22 @@ class BucketArray {
         const LoadedSlot s = Layout::load(table_[b], i);
         if (!s.torn && packed::occupied(s.data)) n += std::uint64_t(packed::searchers_of(s.data));
       }
+    return n;
+  }
+
+  // Slots whose searcher count is not 0 (only while no other thread uses
+  // the table); clear_busy_marks() also sets those counts to 0.
+  std::uint64_t busy_marks() const {
+    std::uint64_t n = 0;
+    for_each_busy([&](std::size_t, int, const LoadedSlot&) { ++n; });
+    return n;
+  }
+  std::uint64_t clear_busy_marks() {
+    std::uint64_t n = 0;
+    for_each_busy([&](std::size_t b, int i, const LoadedSlot& s) {
+      ++n;
+      Layout::save(table_[b], i, s.key, packed::with_searchers(s.data, 0));
+    });
     return n;
   }
 
@@ -230,6 +248,16 @@ class BucketArray {
       }
     }
     return best;
+  }
+
+  template <class F>
+  void for_each_busy(F&& f) const {
+    for (std::size_t b = 0; b < count_; ++b)
+      for (int i = 0; i < kSlots; ++i) {
+        const LoadedSlot s = Layout::load(table_[b], i);
+        if (!s.torn && packed::occupied(s.data) && packed::searchers_of(s.data) > 0)
+          f(b, i, s);
+      }
   }
 
   // The slot a store of (key, data) would take, or -1 (under the caller's guard).

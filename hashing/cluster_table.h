@@ -142,9 +142,15 @@ class ClusterTable {
     if (r.found) ThreadCounters::bump(c.hits);
     return r;
   }
-  void release(Key key, TTSlot slot, int) { array_.release(key, slot); }
+  // True when the count was already 0 (see BucketArray::release).
+  bool release(Key key, TTSlot slot, int) { return array_.release(key, slot); }
   int searchers(Key key) { return array_.searchers(key); }
   std::uint64_t total_searchers() const { return array_.total_searchers(); }
+  // Entries still marked busy: after a search, marks nobody released (leaks).
+  // clear_busy_marks() also resets them, so the next search starts unmarked.
+  // Both scan the whole table, only while no other thread uses it.
+  std::uint64_t busy_marks() const { return array_.busy_marks(); }
+  std::uint64_t clear_busy_marks() { return array_.clear_busy_marks(); }
 
   void clear() { array_.clear(); }
   void new_search() {

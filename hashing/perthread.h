@@ -85,9 +85,11 @@ class PerThreadTable {
     c.found = probe(key, c.data, tid);
     return c;
   }
-  void release(Key, TTSlot, int) {}
+  bool release(Key, TTSlot, int) { return false; }
   int searchers(Key) const { return 0; }
   std::uint64_t total_searchers() const { return 0; }
+  std::uint64_t busy_marks() const { return 0; }
+  std::uint64_t clear_busy_marks() { return 0; }
 
   void clear() {
     for (auto& t : tables_) t.clear();

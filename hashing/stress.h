@@ -4,13 +4,20 @@
 // hash of it), so a reader can tell a genuinely stored entry from a mix of two:
 // a probe that succeeds with data that is not stress_payload(key) is a corrupt
 // entry the scheme accepted. Used by `xqlab stress` and the Stress tests.
+//
+// The busy-mark mode (run_mark_stress) hammers the enter/leave path instead
+// (claim and release of searcher counts, as ABDADA uses them) and compares
+// the counts left in the table with the truth, which is 0 once every thread
+// has left every node it entered.
 #pragma once
 
 #include <algorithm>
+#include <utility>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -169,6 +176,157 @@ StressResult run_stress(const StressConfig& config) {
   r.torn_detected = c.torn_detected;
   r.entries = table.entry_count();
   return r;
+}
+
+
+// ------------------------------------------------------------ busy-mark mode
+
+struct MarkStressResult {
+  std::uint64_t ops = 0;         // claims and releases
+  std::uint64_t enters = 0;      // claims that raised a count (held until released)
+  std::uint64_t busy = 0;        // exclusive claims answered busy
+  std::uint64_t underflows = 0;  // releases that found the count already at 0
+  std::uint64_t residual = 0;    // searcher counts left in the table (truth: 0)
+  std::uint64_t leaks = 0;       // entries still marked busy at the end (truth: 0)
+  std::size_t entries = 0;
+  double seconds = 0;
+  // Each lost increment shows as one underflow (a release finds nothing left
+  // to lower), each lost decrement as one count left over; a lost increment
+  // and a lost decrement on one entry can cancel, so this is a lower bound.
+  std::uint64_t lost_updates() const { return underflows + residual; }
+  double lost_per_1e8() const { return ops ? 1e8 * double(lost_updates()) / double(ops) : 0.0; }
+};
+
+namespace stress_detail {
+
+// Keys that fill every slot of `table` exactly, stored there once (one
+// thread, before the run), so every claim finds its key and no claim or
+// store ever has to replace another key: a count can only change by a claim
+// or a release of its own key. Throws std::logic_error if a key found no slot.
+template <class Table>
+std::vector<Key> fill_with_keys(Table& table, std::uint64_t seed) {
+  std::vector<int> used(table.bucket_count(), 0);
+  std::vector<Key> keys;
+  for (std::uint64_t i = 0; keys.size() < table.entry_count(); ++i) {
+    const Key k = mix64(seed * 0x9E3779B97F4A7C15ULL + i) | 1;
+    int& n = used[table.bucket_of(k)];
+    if (n == Table::kBucketSlots) continue;
+    ++n;
+    keys.push_back(k);
+    table.store(k, stress_payload(k), 0);
+  }
+  for (Key k : keys)
+    if (TTData d; !table.probe(k, d, 0)) throw std::logic_error("mark stress: a key found no slot");
+  return keys;
+}
+
+// Threads form teams of at most 3 (Weill's count saturates at 3): a team
+// shares its keys and no other thread touches them, and a thread holds a key
+// at most once at a time, so no count is ever truly above 3. Saturation,
+// which records no further searcher, is thus never mistaken for a lost update.
+constexpr int kMaxTeam = packed::kMaxSearchers;
+constexpr int mark_teams(int threads) { return (threads + kMaxTeam - 1) / kMaxTeam; }
+constexpr int kMaxHeld = 4;  // nodes a thread is inside at once (a short search path)
+
+struct alignas(kCacheLine) MarkTally {
+  std::uint64_t ops = 0, enters = 0, busy = 0, underflows = 0;
+};
+
+// Thread tid's share: enter (claim; a quarter of them exclusive, as a younger
+// brother's) or leave (release the innermost held key), at random, until its
+// quota or the stop; then it leaves whatever it still holds. With a quota,
+// it stops entering while an enter and every leave would not fit, so it
+// exceeds the quota by at most one op (a last enter and its leave).
+template <class Table>
+MarkTally hammer_marks(Table& table, const std::vector<Key>& team_keys, const StressConfig& config,
+                       int tid, Shared& shared) {
+  std::uint64_t rng = mix64(config.seed + std::uint64_t(tid) * 0x632BE59BD9B4E019ULL) | 1;
+  const std::uint64_t quota = thread_quota(config, tid);
+  std::pair<Key, TTSlot> held[kMaxHeld];
+  int depth = 0;
+  MarkTally t;
+  const auto leave = [&] {
+    --depth;
+    t.underflows += table.release(held[depth].first, held[depth].second, tid);
+    ++t.ops;
+  };
+  while (!shared.go.load(std::memory_order_acquire)) std::this_thread::yield();
+  while (t.ops < quota && !shared.stop.load(std::memory_order_relaxed)) {
+    for (int k = 0; k < 64 && t.ops < quota; ++k) {
+      rng ^= rng << 13;  // xorshift64
+      rng ^= rng >> 7;
+      rng ^= rng << 17;
+      const bool must_leave = depth == kMaxHeld || quota - t.ops <= std::uint64_t(depth) + 1;
+      if (depth > 0 && (must_leave || (rng & 1))) {
+        leave();
+        continue;
+      }
+      const Key key = team_keys[std::size_t((rng >> 8) % team_keys.size())];
+      if (std::any_of(held, held + depth, [&](const auto& h) { return h.first == key; })) continue;
+      const TTClaim c = table.claim(key, (rng & 6) == 0, tid);
+      ++t.ops;
+      t.busy += c.busy;
+      if (c.slot.slot < 0) continue;
+      held[depth++] = {key, c.slot};
+      ++t.enters;
+    }
+  }
+  while (depth > 0) leave();
+  shared.finished.fetch_add(1, std::memory_order_release);
+  return t;
+}
+
+}  // namespace stress_detail
+
+// Throws std::invalid_argument (one line) for a scheme without searcher
+// counts or a table too small to give every team of threads its own keys.
+template <class Table>
+MarkStressResult run_mark_stress(const StressConfig& config) {
+  using namespace stress_detail;
+  validate_stress_config(config);
+  if constexpr (!Table::kCountsSearchers) {
+    throw std::invalid_argument("hash scheme " + std::string(Table::kName) +
+                                " holds no searcher counts (busy marks): nothing to stress");
+  } else {
+    const int threads = config.threads, teams = mark_teams(threads);
+    Table table;
+    const std::size_t buckets = (config.entries + Table::kBucketSlots - 1) / Table::kBucketSlots;
+    table.configure_bytes(buckets * Table::kBucketBytes, threads, Replacement::DepthPreferred);
+    const std::vector<Key> keys = fill_with_keys(table, config.seed);
+    std::vector<std::vector<Key>> team_keys(static_cast<std::size_t>(teams));
+    for (std::size_t i = 0; i < keys.size(); ++i) team_keys[i % std::size_t(teams)].push_back(keys[i]);
+    if (team_keys.back().size() < std::size_t(2 * kMaxHeld))
+      throw std::invalid_argument("mark stress needs at least " +
+                                  std::to_string(2 * kMaxHeld * teams) + " entries at " +
+                                  std::to_string(threads) + " threads");
+
+    std::vector<MarkTally> tally(static_cast<std::size_t>(threads));
+    Shared shared;
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back([&, t] {
+        const auto& mine = team_keys[std::size_t(t % teams)];
+        tally[std::size_t(t)] = hammer_marks(table, mine, config, t, shared);
+      });
+    const auto start = std::chrono::steady_clock::now();
+    shared.go.store(true, std::memory_order_release);
+    wait_for(shared.finished, threads, start, config.seconds);
+    shared.stop.store(true, std::memory_order_relaxed);
+    for (auto& t : workers) t.join();
+
+    MarkStressResult r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (const MarkTally& t : tally) {
+      r.ops += t.ops;
+      r.enters += t.enters;
+      r.busy += t.busy;
+      r.underflows += t.underflows;
+    }
+    r.residual = table.total_searchers();
+    r.leaks = table.busy_marks();
+    r.entries = table.entry_count();
+    return r;
+  }
 }
 
 }  // namespace xq

@@ -29,13 +29,11 @@ struct SimpleThread : Worker {
   std::array<long, kMaxPly + 2> slot{};          // side-table slot held (-1: none)
   std::array<std::uint64_t, kMaxPly + 2> hash{};  // the move hash in that slot
   std::array<Depth, kMaxPly + 2> depth{};         // remaining depth of the node
-  std::array<bool, kMaxPly + 2> deferred{};       // the node deferred a move
 };
 
 struct SimpleSettings {
   Depth mark_depth = 3;
   Depth reprobe_depth = 4;
-  bool exact = false;  // no table cutoffs (DESIGN.md §4), re-probes included
 };
 
 template <class Table>
@@ -44,8 +42,8 @@ class SimpleHooks : public SerialHooks {
   static constexpr bool kDefersMoves = true;
   static constexpr bool kTracksNodes = true;
 
-  SimpleHooks(Table& tt, BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s)
-      : tt_(tt), busy_(busy), threads_(threads), s_(s) {}
+  SimpleHooks(BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s)
+      : busy_(busy), threads_(threads), s_(s) {}
 
   bool aborted(const Worker& w) const { return threads_.helper_stopped(w); }
   void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
@@ -53,7 +51,6 @@ class SimpleHooks : public SerialHooks {
   void on_enter(Worker& w, int ply) {
     SimpleThread& t = self(w);
     t.slot[std::size_t(ply)] = -1;
-    t.deferred[std::size_t(ply)] = false;
   }
   void on_leave(Worker& w, int ply) { unmark(self(w), ply); }
 
@@ -64,29 +61,21 @@ class SimpleHooks : public SerialHooks {
     if (t.depth[std::size_t(ply)] < s_.mark_depth) return false;
     if (!busy_.marked(BusyMoves::move_hash(w.pos.key(), m))) return false;
     ++t.stats.busy_answers;
-    ++t.stats.deferrals;
-    t.deferred[std::size_t(ply)] = true;
     return true;
   }
 
-  std::optional<Value> before_child(Worker& w, Move m, Depth depth, int ply, Value alpha,
-                                    Value beta, bool deferred_stage) {
+  // Cutoff checks are the node function's re-probe (reprobe_depth()).
+  Depth reprobe_depth() const { return s_.reprobe_depth; }
+
+  void before_child(Worker& w, Move m, Depth depth, int ply, bool deferred_stage) {
     SimpleThread& t = self(w);
     const auto p = std::size_t(ply);
     t.depth[p] = depth;
-    if (depth < s_.mark_depth) return std::nullopt;
+    if (depth < s_.mark_depth) return;
     const std::uint64_t h = BusyMoves::move_hash(w.pos.key(), m);
-    if (deferred_stage) {
-      ++t.stats.deferred_searches;
-      if (busy_.marked(h)) ++t.stats.busy_answers;  // still busy: searched anyway
-    }
-    if (t.deferred[p] && depth >= s_.reprobe_depth && ply > 0) {
-      ++t.stats.cutoff_reprobes;
-      if (const std::optional<Value> cut = table_cut(w, depth, ply, alpha, beta)) return cut;
-    }
+    if (deferred_stage && busy_.marked(h)) ++t.stats.busy_answers;  // still busy: searched anyway
     t.slot[p] = busy_.mark(h);
     t.hash[p] = h;
-    return std::nullopt;
   }
   void after_child(Worker& w, int ply) { unmark(self(w), ply); }
 
@@ -100,20 +89,6 @@ class SimpleHooks : public SerialHooks {
     slot = -1;
   }
 
-  // Another thread's result for this node that ends it: an exact value, or a
-  // lower bound at or above beta, from a search at least as deep.
-  std::optional<Value> table_cut(const Worker& w, Depth depth, int ply, Value alpha,
-                                 Value beta) {
-    TTData e;
-    if (s_.exact || !tt_.probe(w.pos.key(), e, w.id)) return std::nullopt;
-    if (e.bound == Bound::None || e.depth < depth) return std::nullopt;
-    const Value v = value_from_tt(e.value, ply);
-    if (v < -kInfinite || v > kInfinite) return std::nullopt;
-    if ((e.bound != Bound::Upper && v >= beta) || (e.bound == Bound::Exact && v > alpha)) return v;
-    return std::nullopt;
-  }
-
-  Table& tt_;
   BusyMoves& busy_;
   RootThreads<SimpleThread>& threads_;
   const SimpleSettings s_;
@@ -143,8 +118,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
     SimpleSettings s;
     s.mark_depth = this->config_.simple_mark_depth;
     s.reprobe_depth = this->config_.simple_reprobe_depth;
-    s.exact = shared.options.exact;
-    hooks_.emplace(this->tt_, busy_, threads_, s);
+    hooks_.emplace(busy_, threads_, s);
     search_.emplace(this->tt_, *hooks_, shared);
     shared_ = &shared;
     threads_.start(

@@ -57,6 +57,15 @@ struct BackendConfig {
   // dts: how an idle thread picks among the open split points, an index into
   // dts::kPolicyNames (parallel/dts_policy.h): depth, moves, type, first.
   int split_policy = 0;
+  // abdada: nodes with less remaining depth neither mark their entry busy
+  // nor are searched exclusively (never deferred).
+  Depth abdada_defer_depth = 2;
+  // abdada: whether the root's younger brothers may be deferred too.
+  bool abdada_defer_root = true;
+  // abdada: once a move was deferred at a node with at least this remaining
+  // depth, the table is re-probed for a cutoff before each further move
+  // (0: never).
+  Depth abdada_reprobe_depth = 4;
 };
 
 class Backend {

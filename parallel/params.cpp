@@ -66,6 +66,21 @@ std::vector<BackendParam> make_params() {
                {"pvsplit"}, 0, 1, {"static", "dynamic"},
                [](const BackendConfig& c) { return std::int64_t(c.omp_dynamic ? 1 : 0); },
                [](BackendConfig& c, std::int64_t x) { c.omp_dynamic = x == 1; }});
+  v.push_back({"abdada_defer_depth",
+               "least remaining depth of a node that is marked busy and may be deferred",
+               {"abdada"}, 1, kMaxDepth, {},
+               [](const BackendConfig& c) { return std::int64_t(c.abdada_defer_depth); },
+               [](BackendConfig& c, std::int64_t x) { c.abdada_defer_depth = Depth(x); }});
+  v.push_back({"abdada_defer_root", "whether root moves may be deferred", {"abdada"}, 0, 1,
+               {"no", "yes"},
+               [](const BackendConfig& c) { return std::int64_t(c.abdada_defer_root ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.abdada_defer_root = x == 1; }});
+  v.push_back({"abdada_reprobe_depth",
+               "after a deferral, re-probe the table for a cutoff before each move at this "
+               "depth or more (0: never)",
+               {"abdada"}, 0, kMaxDepth, {},
+               [](const BackendConfig& c) { return std::int64_t(c.abdada_reprobe_depth); },
+               [](BackendConfig& c, std::int64_t x) { c.abdada_reprobe_depth = Depth(x); }});
   v.push_back({"replacement", "transposition-table replacement policy", {"all"}, 0,
                std::int64_t(kReplacementNames.size()) - 1, replacement_choices(),
                [](const BackendConfig& c) { return replacement_index(c.replacement); },

@@ -12,11 +12,12 @@ extern const BackendInfo kSerialBackend, kPvsplitBackend, kYbwcBackend;
 extern const BackendInfo kAbdadaSimpleBackend;
 extern const BackendInfo kLazySmpBackend;
 extern const BackendInfo kDtsBackend;
+extern const BackendInfo kAbdadaBackend;
 
 const std::vector<BackendInfo>& backends() {
   static const std::vector<BackendInfo> kBackends = {kSerialBackend, kPvsplitBackend,
                                                      kYbwcBackend, kDtsBackend,
-                                                     kAbdadaSimpleBackend,
+                                                     kAbdadaBackend, kAbdadaSimpleBackend,
                                                      kLazySmpBackend};
   return kBackends;
 }

@@ -25,7 +25,8 @@
 //  * simplified ABDADA (Kerrigan): kDefersMoves with a side table of moves
 //    being searched: before_child() marks the move (after_child() and
 //    on_leave() unmark it), defer_move() defers a marked one, and
-//    before_child() re-probes the table once a move was deferred.
+//    reprobe_depth() turns on the node function's table re-probe once a
+//    move was deferred (Kerrigan's cutoff checks).
 //  * Lazy SMP: no split either; every thread runs the iterative-deepening
 //    driver on the shared table, skipping the depths skip_depth() names and
 //    shifting its aspiration window by window_shift(); aborted() ends the
@@ -71,6 +72,15 @@ struct SerialHooks {
   // Call on_enter()/on_leave() around every node below the horizon.
   static constexpr bool kTracksNodes = false;
 
+  // kClaimsNodes: nodes with less remaining depth neither claim their entry
+  // nor are searched exclusively (a busy mark is not worth a deferral there).
+  Depth claim_depth() const { return 1; }
+  // kClaimsNodes: whether the root's younger brothers may be deferred too.
+  bool defer_root() const { return true; }
+  // kClaimsNodes or kDefersMoves: once a move of a node with at least this
+  // remaining depth was deferred, the table is probed again before each
+  // further move, for a cutoff another thread's result allows (0: never).
+  Depth reprobe_depth() const { return 0; }
   // Whether to put m aside to the deferred stage (only for moves after the
   // first, never in the deferred stage itself).
   bool defer_move(const Worker&, Move, int /*ply*/) const { return false; }
@@ -81,14 +91,11 @@ struct SerialHooks {
   void on_enter(Worker&, int /*ply*/) {}
   void on_leave(Worker&, int /*ply*/) {}
   // kDefersMoves: called before each child search of a node of remaining
-  // `depth` (after defer_move() let the move through); a value returned ends
-  // the node with that value (a cutoff another thread stored meanwhile).
-  // after_child() follows the child's normal return; on any other exit the
-  // node's on_leave() must undo what before_child() did.
-  std::optional<Value> before_child(Worker&, Move, Depth, int /*ply*/, Value /*alpha*/,
-                                    Value /*beta*/, bool /*deferred_stage*/) {
-    return std::nullopt;
-  }
+  // `depth` (after defer_move() let the move through and the node's table
+  // re-probe, see reprobe_depth(), found no cutoff). after_child() follows
+  // the child's normal return; on any other exit the node's on_leave() must
+  // undo what before_child() did.
+  void before_child(Worker&, Move, Depth, int /*ply*/, bool /*deferred_stage*/) {}
   void after_child(Worker&, int /*ply*/) {}
   // Iterative deepening (search/driver.h): with kSkipsDepths, the thread
   // skips the iterations skip_depth() names; window_shift() moves the centre

@@ -69,6 +69,7 @@ class MovePicker {
     moves_[deferred_++] = m;
   }
   bool deferred_stage() const { return deferred_stage_; }
+  bool has_deferred() const { return deferred_ > 0; }
 
  private:
   Move next_deferred() {

@@ -17,6 +17,7 @@
 #include "hashing/entry.h"
 #include "search/hooks.h"
 #include "search/movepick.h"
+#include "search/node_guard.h"
 #include "search/options.h"
 #include "search/shared.h"
 #include "search/values.h"
@@ -106,7 +107,7 @@ class Search {
     // Step 4. Enter the node (left on every exit from here on); probe the
     // table: move for ordering, cutoff outside exact mode, kOnEvaluation for
     // an exclusive search of a node another thread is searching.
-    NodeGuard guard(*this, w, ply);
+    NodeGuard<Table, Hooks> guard(tt_, hooks_, w, ply);
     const Value alpha_orig = alpha;
     const bool full_width = pv_node && pvs();  // PVS keeps its PV nodes exact
     Move tt_move;
@@ -143,20 +144,23 @@ class Search {
       const bool young = kDeferral && searched > 0 && !picker.deferred_stage();
       if constexpr (Hooks::kDefersMoves) {
         if (young && hooks_.defer_move(w, m, ply)) {
-          picker.defer(m);
+          defer(w, picker, m);
           continue;
         }
-        if (const std::optional<Value> cut =
-                hooks_.before_child(w, m, depth, ply, alpha, beta, picker.deferred_stage()))
-          return *cut;
       }
+      if constexpr (kDeferral) {
+        if (picker.deferred_stage()) ++w.stats.deferred_searches;
+        if (picker.has_deferred() && !full_width)
+          if (const std::optional<Value> cut = reprobe(w, beta, depth, ply)) return *cut;
+      }
+      if constexpr (Hooks::kDefersMoves) hooks_.before_child(w, m, depth, ply, picker.deferred_stage());
       const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
-                            Hooks::kClaimsNodes && young);
+                            young && exclusive_child(depth, ply));
       if constexpr (Hooks::kDefersMoves) hooks_.after_child(w, ply);
       if (stopped(w)) return 0;
       if constexpr (Hooks::kClaimsNodes) {
         if (v == kOnEvaluation) {
-          picker.defer(m);
+          defer(w, picker, m);
           continue;
         }
       }
@@ -248,43 +252,38 @@ class Search {
   }
 
  private:
-  // Whether an entry can have been written by this node function: a result
-  // (a bound, a depth of a node above the horizon, a value within
-  // +-kInfinite) or a claim's placeholder (no bound, no move, no value).
-  static bool plausible(const TTData& e) {
-    if (e.bound == Bound::None)
-      return e.depth == packed::kPlaceholderDepth && e.value == 0 && !e.move;
-    return e.depth >= 1 && e.value >= -kInfinite && e.value <= kInfinite;
-  }
-
   static constexpr bool kDeferral = Hooks::kClaimsNodes || Hooks::kDefersMoves;
 
-  // Enter/leave of one node: on_enter() now; on_leave() and then the release
-  // of the node's table claim when the node function exits by any path,
-  // exceptions included. Compiles to nothing for hooks that use neither.
-  class NodeGuard {
-   public:
-    NodeGuard(Search& s, Worker& w, int ply) : s_(s), w_(w), ply_(ply) {
-      if constexpr (Hooks::kTracksNodes) s_.hooks_.on_enter(w_, ply_);
-    }
-    ~NodeGuard() {
-      if constexpr (Hooks::kTracksNodes) s_.hooks_.on_leave(w_, ply_);
-      if constexpr (Hooks::kClaimsNodes) s_.tt_.release(key_, slot_, w_.id);
-    }
-    NodeGuard(const NodeGuard&) = delete;
-    NodeGuard& operator=(const NodeGuard&) = delete;
-    void claimed(TTSlot slot) {
-      key_ = w_.pos.key();
-      slot_ = slot;
-    }
+  // Whether a younger brother of this node is searched exclusively: only
+  // for claiming hooks, and only where the child would claim its entry.
+  bool exclusive_child(Depth depth, int ply) const {
+    if constexpr (Hooks::kClaimsNodes)
+      return depth - 1 >= hooks_.claim_depth() && (ply > 0 || hooks_.defer_root());
+    return false;
+  }
 
-   private:
-    Search& s_;
-    Worker& w_;
-    int ply_;
-    Key key_ = 0;
-    TTSlot slot_;
-  };
+  void defer(Worker& w, MovePicker& picker, Move m) {
+    picker.defer(m);
+    ++w.stats.deferrals;
+  }
+
+  // Once a move of the node was deferred, another thread may have finished
+  // the node meanwhile: its stored result can cut the rest of the move loop
+  // off (Kerrigan's "cutoff checks"). Not in exact mode, at the root or at
+  // PVS's PV nodes, like every table cutoff.
+  std::optional<Value> reprobe(Worker& w, Value beta, Depth depth, int ply) {
+    const Depth from = hooks_.reprobe_depth();
+    if (from == 0 || depth < from || ply == 0 || shared_.options.exact || !f_.tt)
+      return std::nullopt;
+    ++w.stats.cutoff_reprobes;
+    TTData e;
+    if (!tt_.probe(w.pos.key(), e, w.id) || !plausible_entry(e) || e.depth < depth)
+      return std::nullopt;
+    const Value v = value_from_tt(e.value, ply);
+    if (v < beta || (e.bound != Bound::Lower && e.bound != Bound::Exact)) return std::nullopt;
+    ++w.stats.tt_cutoffs;
+    return v;
+  }
 
   // Step 4 of node(): probes the table, sets tt_move to the entry's move when
   // it is legal here, and returns the entry's value when it cuts the node
@@ -298,15 +297,22 @@ class Search {
     TTData e;
     ++w.stats.tt_probes;
     if constexpr (Hooks::kClaimsNodes) {
-      const TTClaim c = tt_.claim(pos.key(), exclusive, w.id);
-      if (c.busy) return kOnEvaluation;
-      guard.claimed(c.slot);
-      if (!c.found) return std::nullopt;
-      e = c.data;
+      if (depth >= hooks_.claim_depth()) {
+        const TTClaim c = tt_.claim(pos.key(), exclusive, w.id);
+        if (c.busy) {
+          ++w.stats.busy_answers;
+          return kOnEvaluation;
+        }
+        guard.claimed(c.slot);
+        if (!c.found) return std::nullopt;
+        e = c.data;
+      } else if (!tt_.probe(pos.key(), e, w.id)) {
+        return std::nullopt;
+      }
     } else {
       if (!tt_.probe(pos.key(), e, w.id)) return std::nullopt;
     }
-    if (!plausible(e)) {
+    if (!plausible_entry(e)) {
       ++w.stats.tt_rejected;
       return std::nullopt;
     }
@@ -380,23 +386,7 @@ class Search {
     if (f_.history) w.add_history(m, depth);
   }
 
-  // At a thread's first node and every kNodeBatch nodes after it: adds the
-  // nodes it searched since the last call to the shared count, then tests
-  // the node limit, the time limit and the caller's stop signal. The node
-  // limit is reached when the shared count is; every other thread has at
-  // most one batch unflushed and stops at its next node, so a search ends
-  // within [N, N + kNodeBatch x threads] nodes.
-  void check_limits(Worker& w) {
-    w.next_time_check = w.stats.nodes + kNodeBatch;
-    const std::uint64_t fresh = w.stats.nodes - w.flushed_nodes;
-    w.flushed_nodes = w.stats.nodes;
-    const SearchOptions& opt = shared_.options;
-    const std::uint64_t total = shared_.nodes.fetch_add(fresh, std::memory_order_relaxed) + fresh;
-    if ((opt.limits.nodes && total >= opt.limits.nodes) ||
-        (opt.limits.movetime_ms && shared_.elapsed_ms() >= double(opt.limits.movetime_ms)) ||
-        (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed)))
-      shared_.stop.store(true, std::memory_order_relaxed);
-  }
+  void check_limits(Worker& w) { check_search_limits(w, shared_, kNodeBatch); }
 
   Table& tt_;
   Hooks& hooks_;

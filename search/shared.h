@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "search/options.h"
+#include "search/worker.h"
 
 namespace xq {
 
@@ -25,5 +26,23 @@ struct SearchShared {
   }
   bool stopped() const { return stop.load(std::memory_order_relaxed); }
 };
+
+// At a thread's first node and every `batch` nodes after it: adds the nodes
+// it searched since the last call to the shared count, then tests the node
+// limit, the time limit and the caller's stop signal. The node limit is
+// reached when the shared count is; every other thread has at most one batch
+// unflushed and stops at its next node, so a search ends within
+// [N, N + batch x threads] nodes.
+inline void check_search_limits(Worker& w, SearchShared& shared, std::uint64_t batch) {
+  w.next_time_check = w.stats.nodes + batch;
+  const std::uint64_t fresh = w.stats.nodes - w.flushed_nodes;
+  w.flushed_nodes = w.stats.nodes;
+  const SearchOptions& opt = shared.options;
+  const std::uint64_t total = shared.nodes.fetch_add(fresh, std::memory_order_relaxed) + fresh;
+  if ((opt.limits.nodes && total >= opt.limits.nodes) ||
+      (opt.limits.movetime_ms && shared.elapsed_ms() >= double(opt.limits.movetime_ms)) ||
+      (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed)))
+    shared.stop.store(true, std::memory_order_relaxed);
+}
 
 }  // namespace xq

@@ -1,8 +1,10 @@
 // Special values of the search: how table scores carry mate distances, the
-// repetition rule's scores, and the sentinel of an exclusive child search.
+// repetition rule's scores, the sentinel of an exclusive child search, and
+// which table entries the node function accepts.
 #pragma once
 
 #include "board/types.h"
+#include "hashing/entry.h"
 
 namespace xq {
 
@@ -23,5 +25,15 @@ constexpr Value kRepetitionWin = kMateInMaxPly - 1;
 // the node (hooks with kClaimsNodes only): outside every score, and returned
 // as is by child(), never negated.
 constexpr Value kOnEvaluation = kInfinite + 1;
+
+// Whether a table entry can have been written by the node function: a result
+// (a bound, a depth of a node above the horizon, a value within +-kInfinite)
+// or a claim's placeholder (no bound, no move, no value). A torn or colliding
+// entry can hold any bits; the node function rejects the others.
+constexpr bool plausible_entry(const TTData& e) {
+  if (e.bound == Bound::None)
+    return e.depth == packed::kPlaceholderDepth && e.value == 0 && !e.move;
+  return e.depth >= 1 && e.value >= -kInfinite && e.value <= kInfinite;
+}
 
 }  // namespace xq

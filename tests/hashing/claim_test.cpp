@@ -103,5 +103,30 @@ TYPED_TEST(Claims, ReleaseAfterTheSlotWentToAnotherKeyChangesNothing) {
   }
 }
 
+// A mark nobody released is what a search reports as a leak: busy_marks()
+// counts it, clear_busy_marks() counts and resets it. A release that finds
+// the count at 0 reports the underflow.
+TYPED_TEST(Claims, UnreleasedMarksAreCountedAndCleared) {
+  auto& t = this->table;
+  t.configure(1, 2, Replacement::DepthPreferred);
+  const TTClaim a = t.claim(test_key(4), false, 0);
+  t.claim(test_key(5), false, 0);
+  t.claim(test_key(5), false, 1);
+  if constexpr (TypeParam::kCountsSearchers) {
+    EXPECT_EQ(t.busy_marks(), 2u);
+    EXPECT_EQ(t.total_searchers(), 3u);
+    EXPECT_EQ(t.clear_busy_marks(), 2u);
+    EXPECT_EQ(t.busy_marks(), 0u);
+    EXPECT_EQ(t.total_searchers(), 0u);
+    EXPECT_TRUE(t.release(test_key(4), a.slot, 0));  // its count was reset: an underflow
+    const TTClaim b = t.claim(test_key(4), false, 0);
+    EXPECT_FALSE(t.release(test_key(4), b.slot, 0));
+  } else {
+    EXPECT_EQ(t.busy_marks(), 0u);
+    EXPECT_EQ(t.clear_busy_marks(), 0u);
+    EXPECT_FALSE(t.release(test_key(4), a.slot, 0));
+  }
+}
+
 }  // namespace
 }  // namespace xq

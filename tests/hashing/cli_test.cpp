@@ -44,6 +44,44 @@ TEST(HashCli, StressJsonReportsTheRequiredKeys) {
       << r.out;
 }
 
+// The busy-mark mode writes exactly the keys other tools read; a locked
+// scheme loses nothing; the torn-entry mode says which mode it ran.
+TEST(HashCli, StressMarksJsonReportsTheRequiredKeys) {
+  const XqlabRun r = run_xqlab({"stress", "--mode", "marks", "--hash", "spinlock", "--threads",
+                                "2", "--ops", "20000", "--entries", "64", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = r.json();
+  int keys = 0;
+  for (const char* key : {"meta", "mode", "hash", "threads", "ops", "seconds", "lost_updates",
+                          "lost_per_1e8", "underflows", "leaks"}) {
+    EXPECT_TRUE(j.contains(key)) << key << " in " << r.out;
+    ++keys;
+  }
+  EXPECT_EQ(keys, 10);
+  EXPECT_EQ(j.at("mode"), "marks");
+  EXPECT_EQ(j.at("hash"), "spinlock");
+  EXPECT_EQ(j.at("threads"), 2);
+  EXPECT_GE(j.at("ops").get<long long>(), 20000) << r.out;
+  EXPECT_EQ(j.at("lost_updates"), 0) << r.out;
+  EXPECT_EQ(j.at("lost_per_1e8"), 0.0) << r.out;
+  EXPECT_EQ(j.at("underflows"), 0) << r.out;
+  EXPECT_EQ(j.at("leaks"), 0) << r.out;
+  EXPECT_TRUE(j.at("meta").contains("command")) << r.out;
+
+  const XqlabRun e = run_xqlab({"stress", "--hash", "xor", "--ops", "100", "--json"});
+  ASSERT_EQ(e.status, 0) << e.err;
+  EXPECT_EQ(e.json().at("mode"), "entries") << e.out;
+  EXPECT_TRUE(e.json().contains("meta")) << e.out;
+}
+
+TEST(HashCli, StressMarksRefusesPerthreadAndBadModesWithOneLine) {
+  const XqlabRun r = run_xqlab({"stress", "--mode", "marks", "--hash", "perthread", "--ops", "10"});
+  xq::test::expect_one_line_error(r, "perthread marks");
+  EXPECT_NE(r.err.find("no searcher counts"), std::string::npos) << r.err;
+  xq::test::expect_one_line_error(run_xqlab({"stress", "--mode", "both", "--hash", "xor"}),
+                                  "--mode both");
+}
+
 // --ops N runs exactly N operations, however they divide over the threads
 // (the harness works in batches, which must not round the count up).
 TEST(HashCli, StressStopsAfterExactlyOps) {

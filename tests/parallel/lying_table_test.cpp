@@ -29,6 +29,7 @@ class ScoreRange : public Observer {
 // Sums over one configuration's searches.
 struct Tally {
   int searches = 0, iterations = 0;
+  // splits: parallel work, splits or (shared-table backends) busy answers.
   std::uint64_t bad_tt_moves = 0, tt_rejected = 0, splits = 0;
 };
 
@@ -64,7 +65,7 @@ void search_and_check(Backend& b, const Position& root, const SearchOptions& o, 
   t.iterations += scores.iterations;
   t.bad_tt_moves += r.stats.bad_tt_moves;
   t.tt_rejected += r.stats.tt_rejected;
-  t.splits += r.stats.splits;
+  t.splits += r.stats.splits + r.stats.busy_answers;
   EXPECT_TRUE(r.completed) << label << " " << root.fen();
   EXPECT_GT(scores.iterations, 0) << label << " " << root.fen();
   EXPECT_EQ(scores.out_of_range, 0) << label << " " << root.fen();

@@ -142,7 +142,7 @@ TEST_P(BackendThrow, ObserverThrowIsRethrownAndTheBackendStaysUsable) {
       EXPECT_EQ(r.depth, 5) << GetParam() << " threads " << threads;
       EXPECT_FALSE(r.stopped);
       if (b->config().threads > 1 && !shares_table_only(GetParam())) {
-        EXPECT_GT(r.stats.splits, 0u);
+        EXPECT_GT(r.stats.splits + r.stats.busy_answers, 0u);  // split, or met on a busy mark
       }
       ++cases;
     }
@@ -257,9 +257,11 @@ TEST(TableLimits, TableLargerThanPhysicalMemoryIsRefusedBeforeAllocation) {
   ASSERT_GT(m.pages, 0u);
   const std::size_t mib = (m.bytes() >> 20) + 1;
   if (mib > kMaxTableMiB) GTEST_SKIP() << "physical memory exceeds the table size cap";
-  int refused = 0;
+  int refused = 0, pairs = 0;
   for (const BackendInfo& info : backends())
     for (std::string_view scheme : kSchemeNames) {
+      if (!info.supports(scheme)) continue;  // refused for that reason first
+      ++pairs;
       BackendConfig c;
       c.hash = std::string(scheme);
       c.threads = 2;
@@ -277,7 +279,8 @@ TEST(TableLimits, TableLargerThanPhysicalMemoryIsRefusedBeforeAllocation) {
         ++refused;
       }
     }
-  EXPECT_EQ(refused, int(backends().size() * kSchemeNames.size()));
+  EXPECT_EQ(refused, pairs);
+  EXPECT_GE(pairs, int(kSchemeNames.size()) * 3);
 }
 
 }  // namespace

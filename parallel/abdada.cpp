@@ -1,0 +1,188 @@
+// ABDADA (Weill 1996): threads that never split and coordinate only through
+// the shared transposition table. Every thread runs iterative deepening from
+// the root on the shared table. A node marks its entry busy while it is
+// searched (Weill's nproc: the entry's searcher count, raised by
+// Table::claim and lowered by the node's guard on every exit); the eldest
+// son of every node is searched by all threads, the younger ones exclusively
+// in a first pass, where a son that another thread is searching answers "on
+// evaluation" and is deferred; the second pass searches the deferred sons.
+// The node function does all of this for hooks with kClaimsNodes; this file
+// holds the threads and the parameters.
+//
+// The result is the main thread's (thread 0, the caller's): its completed
+// iterations, with the counters of every thread. The depth limit binds each
+// thread's iterative deepening, the node limit the summed count; a stop ends
+// all threads. Once the main thread has completed its last iteration the
+// helpers are told to unwind (aborted() turns true for them only) and are
+// waited for before that iteration is reported, so the last report counts
+// every node the search made.
+//
+// The searcher count must be shared by every thread, so a table without one
+// (perthread: each thread writes its own table) is refused. How each scheme
+// updates the count, and what races can do to it, is the scheme's race model
+// (hashing/bucket_array.h, claim and release): exact under a lock, a hint
+// that can lose updates without one. After each search the marks still set
+// (leaks) are counted and reset, and releases that found a count already at
+// 0 (underflows) are counted by the node guard.
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
+#include "parallel/thread_pool.h"
+#include "search/driver.h"
+#include "search/hooks.h"
+
+namespace xq {
+namespace {
+
+using Workers = std::vector<std::unique_ptr<Worker>>;
+
+// The hooks the node function is compiled with.
+class AbdadaHooks : public SerialHooks {
+ public:
+  static constexpr bool kClaimsNodes = true;
+  // A lone thread has nobody to defer to: its marks would be pure cost
+  // (a write per claim and per release), so it claims nothing.
+  static constexpr Depth kNoClaims = 1 << 20;
+
+  AbdadaHooks(const BackendConfig& c, const Workers& workers, const std::atomic<bool>& done)
+      : claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
+        reprobe_depth_(c.abdada_reprobe_depth),
+        defer_root_(c.abdada_defer_root),
+        workers_(workers),
+        helpers_done_(done) {}
+
+  Depth claim_depth() const { return claim_depth_; }
+  bool defer_root() const { return defer_root_; }
+  Depth reprobe_depth() const { return reprobe_depth_; }
+  // The main thread ends by its own limits; helpers when it is done.
+  bool aborted(const Worker& w) const {
+    return w.id != 0 && helpers_done_.load(std::memory_order_relaxed);
+  }
+  // Helpers never pause: their counters are read while they run (relaxed).
+  void add_helper_stats(SearchStats& s) const {
+    for (std::size_t i = 1; i < workers_.size(); ++i) s += workers_[i]->stats;
+  }
+
+ private:
+  const Depth claim_depth_;
+  const Depth reprobe_depth_;
+  const bool defer_root_;
+  const Workers& workers_;
+  const std::atomic<bool>& helpers_done_;
+};
+
+template <class Table>
+class AbdadaBackend final : public BackendBase<Table> {
+ public:
+  explicit AbdadaBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c.threads) {
+    this->require_thread_slots(c.threads);
+    for (int i = 0; i < c.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
+  }
+  std::string_view name() const override { return "abdada"; }
+
+  void clear() override {
+    this->tt_.clear();
+    for (auto& w : workers_) w->clear_heuristics();
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    for (auto& w : workers_) reset_worker(*w, pos);
+    helpers_done_.store(false, std::memory_order_relaxed);
+    leaks_ = 0;
+    shared_ = &shared;
+    // The pool's wake-up happens after the writes above (it takes a mutex).
+    if (pool_.size() > 1) pool_.run([this](int id) { run_thread(*workers_[std::size_t(id)]); });
+  }
+
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    AbdadaHooks hooks(this->config_, workers_, helpers_done_);
+    Search<Table, AbdadaHooks> search(this->tt_, hooks, shared);
+    LastIteration last(*this, observer);
+    return iterative_deepening(search, *workers_[0], shared, &last);
+  }
+
+  // Helpers unwind at their next node; then no thread holds a mark, and any
+  // still set is a leak.
+  void end_search() noexcept override {
+    stop_helpers();
+    leaks_ += this->tt_.clear_busy_marks();
+  }
+
+  SearchStats thread_stats() const override {
+    SearchStats s = sum_stats();
+    s.mark_leaks = leaks_;
+    return s;
+  }
+
+ private:
+  // Forwards each iteration of the main thread; before the last one the
+  // depth limit allows, stops the helpers and counts their final nodes.
+  class LastIteration final : public Observer {
+   public:
+    LastIteration(AbdadaBackend& b, Observer& next) : b_(b), next_(next) {}
+    void on_iteration(const SearchResult& r) override {
+      const Depth limit = b_.shared_->options.limits.depth;
+      if (limit <= 0 || r.depth < std::min(limit, kMaxDepth) || b_.pool_.size() == 1)
+        return next_.on_iteration(r);
+      b_.stop_helpers();
+      SearchResult all = r;
+      all.stats = b_.sum_stats();
+      next_.on_iteration(all);
+    }
+
+   private:
+    AbdadaBackend& b_;
+    Observer& next_;
+  };
+
+  void run_thread(Worker& w) {
+    AbdadaHooks hooks(this->config_, workers_, helpers_done_);
+    Search<Table, AbdadaHooks> search(this->tt_, hooks, *shared_);
+    iterative_deepening(search, w, *shared_, nullptr);
+  }
+
+  void stop_helpers() noexcept {
+    helpers_done_.store(true, std::memory_order_relaxed);
+    try {
+      pool_.wait_parked();
+    } catch (...) {
+      // A helper's search threw (only std::bad_alloc can): the search is
+      // over either way, and the main thread reports its own result.
+    }
+  }
+
+  SearchStats sum_stats() const {
+    SearchStats s;
+    for (const auto& w : workers_) s += w->stats;
+    return s;
+  }
+
+  Workers workers_;
+  std::atomic<bool> helpers_done_{false};
+  SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
+  std::uint64_t leaks_ = 0;
+  // Declared last: its helpers are joined before the state above goes away.
+  ThreadPool pool_;
+};
+
+bool counts_searchers(std::string_view scheme) {
+  if (!is_known_scheme(scheme)) return false;
+  return visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kCountsSearchers; });
+}
+
+}  // namespace
+
+// The registry's entry (parallel/registry.cpp): every scheme that holds a
+// searcher count shared by all threads, so not perthread.
+extern const BackendInfo kAbdadaBackend = {
+    "abdada",
+    "ABDADA (Weill): every thread searches from the root; busy marks in the shared table "
+    "defer younger brothers",
+    "xor", counts_searchers,
+    [](const BackendConfig& config) { return make_for_scheme<AbdadaBackend>(config); }};
+
+}  // namespace xq
