@@ -126,7 +126,9 @@ TEST(LyingTableScheme, EveryBackendSurvivesRandomWords) {
         EXPECT_EQ(t.searches, int(ps.size())) << label;
         EXPECT_GT(t.bad_tt_moves, 0u) << label;
         EXPECT_GT(t.tt_rejected, 0u) << label;
-        if (threads == 2 && info.name != "serial") {
+        // lazysmp's threads neither split nor mark: the contract suite checks
+        // its parallel work by node counts.
+        if (threads == 2 && info.name != "serial" && info.name != "lazysmp") {
           EXPECT_GT(t.splits, 0u) << label;
         }
         ++configurations;
