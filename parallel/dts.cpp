@@ -5,9 +5,8 @@
 
 #include <algorithm>
 
-#include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "search/driver.h"
+#include "parallel/split_backend.h"
 
 namespace xq {
 namespace dts {
@@ -62,6 +61,7 @@ void Pool::begin_search(const Position& pos, SearchShared& shared) {
     t->started = Clock::now();
     t->split_count.store(0, std::memory_order_relaxed);
   }
+  span_open_ = true;
   searching_.store(true, std::memory_order_release);
   // The pool's wake-up happens after the writes above (it takes a mutex).
   os_threads_.run([this](int id) { look_for_work(thread(id)); });
@@ -75,9 +75,11 @@ void Pool::end_search() noexcept {
     // A helper's search threw (only std::bad_alloc can): the search it served
     // is over either way, and the owner reports its own result.
   }
+  if (span_open_) {
+    span_open_ = false;
+    account(thread(0), thread(0).started);
+  }
 }
-
-void Pool::account_main_thread() { account(thread(0), thread(0).started); }
 
 // A helper's job for one search: join split points until the search ends.
 void Pool::look_for_work(Thread& t) {
@@ -348,39 +350,7 @@ void Pool::split(Thread& t, SplitContext& ctx, split::SearchMoveFn fn, const voi
 namespace {
 
 template <class Table>
-class DtsBackend final : public BackendBase<Table> {
- public:
-  explicit DtsBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c) {
-    this->require_thread_slots(pool_.size());
-  }
-  std::string_view name() const override { return "dts"; }
-
-  void clear() override {
-    this->tt_.clear();
-    pool_.clear();
-  }
-
- protected:
-  void begin_search(const Position& pos, SearchShared& shared) override {
-    pool_.begin_search(pos, shared);
-  }
-  SearchResult run_search(SearchShared& shared, Observer& observer) override {
-    dts::Hooks hooks(pool_);
-    Search<Table, dts::Hooks> search(this->tt_, hooks, shared);
-    SearchResult r = iterative_deepening(search, pool_.thread(0), shared, &observer);
-    pool_.account_main_thread();
-    return r;
-  }
-  void end_search() noexcept override { pool_.end_search(); }
-  SearchStats thread_stats() const override {
-    SearchStats s;
-    for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
-    return s;
-  }
-
- private:
-  dts::Pool pool_;
-};
+using DtsBackend = split::PoolBackend<dts::Pool, dts::Hooks, Table>;
 
 }  // namespace
 

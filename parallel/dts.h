@@ -31,10 +31,12 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "parallel/backend.h"
 #include "parallel/dts_policy.h"
+#include "parallel/split_backend.h"
 #include "parallel/split_point.h"
 #include "parallel/thread_pool.h"
 #include "search/hooks.h"
@@ -118,6 +120,7 @@ void gather(SplitPoint* sps, int n, std::vector<Candidate>& candidates,
 
 class Pool {
  public:
+  static constexpr std::string_view kBackendName = "dts";
   explicit Pool(const BackendConfig& config);
   ~Pool();
   Pool(const Pool&) = delete;
@@ -136,7 +139,6 @@ class Pool {
   void end_search() noexcept;
   void clear();
   // Thread 0's share of the time accounting, once its search returned.
-  void account_main_thread();
 
   bool want_split(const Thread& t, const SplitContext& ctx) const {
     if (size() < 2 || ctx.depth < settings_.min_split_depth ||
@@ -176,39 +178,24 @@ class Pool {
 
   alignas(64) std::atomic<int> idle_{0};  // threads looking for a split point
   std::atomic<bool> searching_{false};
+  bool span_open_ = false;  // thread 0's span awaits closing (caller's thread only)
   // Declared last: its helpers are joined before the threads above go away.
   ThreadPool os_threads_;
 };
 
 // The hooks policy the node function is compiled with.
-class Hooks : public SerialHooks {
+class Hooks : public split::PoolHooks<Pool, Thread> {
  public:
-  static constexpr bool kSplits = true;
   // on_enter() carries the node-type prediction down the thread's path.
   static constexpr bool kTracksNodes = true;
-  explicit Hooks(Pool& pool) : pool_(pool) {}
+  using PoolHooks::PoolHooks;
 
-  bool aborted(const Worker& w) const { return chain_cut(static_cast<const Thread&>(w)); }
   void on_enter(Worker& w, int ply) {
     Thread& t = static_cast<Thread&>(w);
     const auto p = std::size_t(ply);
     t.types[p] = ply == 0 ? NodeType::Pv : child_type(t.types[p - 1], t.children[p - 1]++ == 0);
     t.children[p] = 0;
   }
-  void add_helper_stats(SearchStats& s) const {
-    for (int i = 1; i < pool_.size(); ++i) s += pool_.thread(i).stats;
-  }
-  bool want_split(const Worker& w, const SplitContext& ctx) const {
-    return pool_.want_split(static_cast<const Thread&>(w), ctx);
-  }
-  template <class SearchMove>
-  void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
-    pool_.split(static_cast<Thread&>(w), ctx, split::erase<SearchMove>(),
-                static_cast<const void*>(&search_move));
-  }
-
- private:
-  Pool& pool_;
 };
 
 }  // namespace xq::dts

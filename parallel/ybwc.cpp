@@ -5,9 +5,8 @@
 
 #include <chrono>
 
-#include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "search/driver.h"
+#include "parallel/split_backend.h"
 
 namespace xq {
 namespace ybwc {
@@ -292,37 +291,7 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
 namespace {
 
 template <class Table>
-class YbwcBackend final : public BackendBase<Table> {
- public:
-  explicit YbwcBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c) {
-    this->require_thread_slots(pool_.size());
-  }
-  std::string_view name() const override { return "ybwc"; }
-
-  void clear() override {
-    this->tt_.clear();
-    pool_.clear();
-  }
-
- protected:
-  void begin_search(const Position& pos, SearchShared& shared) override {
-    pool_.begin_search(pos, shared);
-  }
-  SearchResult run_search(SearchShared& shared, Observer& observer) override {
-    ybwc::Hooks hooks(pool_);
-    Search<Table, ybwc::Hooks> search(this->tt_, hooks, shared);
-    return iterative_deepening(search, pool_.thread(0), shared, &observer);
-  }
-  void end_search() noexcept override { pool_.end_search(); }
-  SearchStats thread_stats() const override {
-    SearchStats s;
-    for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
-    return s;
-  }
-
- private:
-  ybwc::Pool pool_;
-};
+using YbwcBackend = split::PoolBackend<ybwc::Pool, ybwc::Hooks, Table>;
 
 }  // namespace
 

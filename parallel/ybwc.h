@@ -25,9 +25,11 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "parallel/backend.h"
+#include "parallel/split_backend.h"
 #include "parallel/split_point.h"
 #include "parallel/thread_pool.h"
 #include "search/hooks.h"
@@ -95,6 +97,7 @@ inline bool chain_cut(const Thread& t) {
 // look for open split points until the search ends.
 class Pool {
  public:
+  static constexpr std::string_view kBackendName = "ybwc";
   explicit Pool(const BackendConfig& config);
   ~Pool();
   Pool(const Pool&) = delete;
@@ -147,26 +150,6 @@ class Pool {
 };
 
 // The hooks policy the node function is compiled with.
-class Hooks : public SerialHooks {
- public:
-  static constexpr bool kSplits = true;
-  explicit Hooks(Pool& pool) : pool_(pool) {}
-
-  bool aborted(const Worker& w) const { return chain_cut(static_cast<const Thread&>(w)); }
-  void add_helper_stats(SearchStats& s) const {
-    for (int i = 1; i < pool_.size(); ++i) s += pool_.thread(i).stats;
-  }
-  bool want_split(const Worker& w, const SplitContext& ctx) const {
-    return pool_.want_split(static_cast<const Thread&>(w), ctx);
-  }
-  template <class SearchMove>
-  void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
-    pool_.split(static_cast<Thread&>(w), ctx, split::erase<SearchMove>(),
-                static_cast<const void*>(&search_move));
-  }
-
- private:
-  Pool& pool_;
-};
+using Hooks = split::PoolHooks<Pool, Thread>;
 
 }  // namespace xq::ybwc

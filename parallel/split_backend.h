@@ -1,0 +1,75 @@
+// What the split-point backends (ybwc, dts) share above their thread pools:
+// the hooks that hand the node function's splits to the pool, and the
+// Backend that runs iterative deepening on the pool's thread 0. A pool
+// provides size(), thread(i), begin_search(), end_search() (which also closes
+// thread 0's time span, split_timing.h), clear(), want_split(), split(), and
+// a free chain_cut(const Thread&) found by argument-dependent lookup.
+#pragma once
+
+#include <string_view>
+
+#include "parallel/backend_base.h"
+#include "parallel/split_point.h"
+#include "search/driver.h"
+#include "search/hooks.h"
+
+namespace xq::split {
+
+template <class Pool, class Thread>
+class PoolHooks : public SerialHooks {
+ public:
+  static constexpr bool kSplits = true;
+  explicit PoolHooks(Pool& pool) : pool_(pool) {}
+
+  bool aborted(const Worker& w) const { return chain_cut(static_cast<const Thread&>(w)); }
+  void add_helper_stats(SearchStats& s) const {
+    for (int i = 1; i < pool_.size(); ++i) s += pool_.thread(i).stats;
+  }
+  bool want_split(const Worker& w, const SplitContext& ctx) const {
+    return pool_.want_split(static_cast<const Thread&>(w), ctx);
+  }
+  template <class SearchMove>
+  void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
+    pool_.split(static_cast<Thread&>(w), ctx, erase<SearchMove>(),
+                static_cast<const void*>(&search_move));
+  }
+
+ protected:
+  Pool& pool_;
+};
+
+// Hooks and Pool name the backend: Pool::kBackendName.
+template <class Pool, class Hooks, class Table>
+class PoolBackend final : public BackendBase<Table> {
+ public:
+  explicit PoolBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c) {
+    this->require_thread_slots(pool_.size());
+  }
+  std::string_view name() const override { return Pool::kBackendName; }
+
+  void clear() override {
+    this->tt_.clear();
+    pool_.clear();
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    pool_.begin_search(pos, shared);
+  }
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    Hooks hooks(pool_);
+    Search<Table, Hooks> search(this->tt_, hooks, shared);
+    return iterative_deepening(search, pool_.thread(0), shared, &observer);
+  }
+  void end_search() noexcept override { pool_.end_search(); }
+  SearchStats thread_stats() const override {
+    SearchStats s;
+    for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
+    return s;
+  }
+
+ private:
+  Pool pool_;
+};
+
+}  // namespace xq::split
