@@ -64,7 +64,7 @@ class AbdadaBackend final : public BackendBase<Table> {
   }
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
-    AbdadaHooks hooks(this->config_, workers_, helpers_done_, root_);
+    AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_);
     Search<Table, AbdadaHooks> search(this->tt_, hooks, shared);
     LastIteration last(*this, observer);
     return iterative_deepening(search, *workers_[0], shared, &last);
@@ -105,7 +105,7 @@ class AbdadaBackend final : public BackendBase<Table> {
   };
 
   void run_thread(Worker& w) {
-    AbdadaHooks hooks(this->config_, workers_, helpers_done_, root_);
+    AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_);
     Search<Table, AbdadaHooks> search(this->tt_, hooks, *shared_);
     iterative_deepening(search, w, *shared_, nullptr);
   }

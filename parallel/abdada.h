@@ -5,55 +5,14 @@
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <vector>
 
 #include "parallel/backend.h"
+#include "parallel/root_share.h"
 #include "search/hooks.h"
 #include "search/worker.h"
 
 namespace xq {
-
-// The running best of the root, for the threads that search the same root
-// window at the same depth. Each thread's alpha is its own: without this, a
-// thread that did not search another's better root move goes on with a
-// stale alpha, the other's results (bounds at its higher alpha) cut none of
-// its searches off, and it re-searches as much as the iteration itself.
-// Touched once per root move, so a mutex costs nothing measurable.
-class RootShare {
- public:
-  void reset() {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    depth_ = 0;
-  }
-  // A root move of the iteration (depth, [lo, hi]) scored v > lo; line = pv.
-  // A deeper or different window replaces the state of an older one.
-  void publish(Depth depth, Value lo, Value hi, Value v, const PvLine& pv) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    const bool same = depth == depth_ && lo == lo_ && hi == hi_;
-    if (same ? v <= best_ : depth < depth_) return;
-    depth_ = depth;
-    lo_ = lo;
-    hi_ = hi;
-    best_ = v;
-    pv_ = pv;
-  }
-  // Raises best to the published value of the same iteration when higher,
-  // and copies its line to pv.
-  bool adopt(Depth depth, Value lo, Value hi, Value& best, PvLine& pv) const {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    if (depth != depth_ || lo != lo_ || hi != hi_ || best_ <= best) return false;
-    best = best_;
-    pv = pv_;
-    return true;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  Depth depth_ = 0;  // 0: nothing published
-  Value lo_ = 0, hi_ = 0, best_ = 0;
-  PvLine pv_;
-};
 
 using AbdadaWorkers = std::vector<std::unique_ptr<Worker>>;
 
@@ -67,9 +26,10 @@ class AbdadaHooks : public SerialHooks {
 
   static constexpr bool kSharesRoot = true;
 
+  // root: the root's shared best (null: each thread keeps its own alpha).
   AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
-              RootShare& root)
-      : root_(c.threads > 1 ? &root : nullptr),
+              RootShare* root)
+      : root_(c.threads > 1 ? root : nullptr),
         claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
         reprobe_depth_(c.abdada_reprobe_depth),
         defer_root_(c.abdada_defer_root),

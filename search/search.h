@@ -153,13 +153,11 @@ class Search {
         if (picker.has_deferred() && !full_width)
           if (const std::optional<Value> cut = reprobe(w, beta, depth, ply)) return *cut;
       }
-      if constexpr (Hooks::kSharesRoot) {
+      if constexpr (Hooks::kSharesRoot)  // another thread's better root move (hooks.h)
         if (ply == 0 && searched > 0 && hooks_.adopt_root(w, depth, alpha_orig, beta, best)) {
           best_move = w.pv[0].moves[0];
-          alpha = std::max(alpha, best);
-          if (best >= beta) break;
+          if ((alpha = std::max(alpha, best)) >= beta) break;
         }
-      }
       if constexpr (Hooks::kDefersMoves) hooks_.before_child(w, m, depth, ply, picker.deferred_stage());
       const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
                             young && exclusive_child(depth, ply));

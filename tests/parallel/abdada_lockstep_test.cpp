@@ -47,9 +47,11 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
   const Position& pos = suite[3].pos;
   const auto serial = lockstep_search<XorTable>(pos, config(1), 7, 256);
   const auto two = lockstep_search<XorTable>(pos, config(2), 7, 256);
+  const auto unshared = lockstep_search<XorTable>(pos, config(2), 7, 256, false, false);
   EXPECT_GT(two.stats.busy_answers, 0u);
   EXPECT_LT(double(two.stats.nodes), 1.5 * double(serial.stats.nodes))
       << "serial " << serial.stats.nodes << " 2 threads " << two.stats.nodes;
+  EXPECT_LT(two.stats.nodes, unshared.stats.nodes);
   EXPECT_EQ(two.leaks, 0u);
 }
 
@@ -71,17 +73,18 @@ TEST(AbdadaLockstep, ExactModeKeepsTheSerialValue) {
 }
 
 // The figures behind the search-overhead diagnosis, per position of a suite
-// (XQ_SUITE, XQ_DEPTH, XQ_QUANTUM override the defaults).
+// (XQ_SUITE, XQ_DEPTH, XQ_QUANTUM, XQ_SHARE_ROOT=0 override the defaults).
 TEST(AbdadaLockstepSlow, SuiteOverhead) {
   const char* suite = std::getenv("XQ_SUITE");
   const auto entries = lab::load_suite(suite ? suite : lab::data_dir() + "/middlegames.csv");
   const Depth depth = env_int("XQ_DEPTH", 7);
   const auto quantum = std::uint64_t(env_int("XQ_QUANTUM", 256));
+  const bool share_root = env_int("XQ_SHARE_ROOT", 1) != 0;
   double serial_sum = 0, par_sum = 0;
   int n = 0;
   for (const auto& e : entries) {
     const auto s = lockstep_search<XorTable>(e.pos, config(1), depth, quantum);
-    const auto p = lockstep_search<XorTable>(e.pos, config(2), depth, quantum);
+    const auto p = lockstep_search<XorTable>(e.pos, config(2), depth, quantum, false, share_root);
     serial_sum += double(s.stats.nodes);
     par_sum += double(p.stats.nodes);
     std::printf("%-24s serial %9llu 2t %9llu SO %.3f busy %5llu deferrals %5llu second %5llu\n",

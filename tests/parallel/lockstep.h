@@ -51,7 +51,7 @@ class Baton {
 class LockstepHooks : public AbdadaHooks {
  public:
   LockstepHooks(const BackendConfig& c, const AbdadaWorkers& w, const std::atomic<bool>& done,
-                RootShare& root, Baton& baton, std::uint64_t quantum)
+                RootShare* root, Baton& baton, std::uint64_t quantum)
       : AbdadaHooks(c, w, done, root), baton_(baton), quantum_(quantum), next_(w.size(), quantum) {}
   bool aborted(const Worker& w) const {
     std::uint64_t& next = next_[std::size_t(w.id)];
@@ -76,10 +76,12 @@ struct LockstepResult {
 };
 
 // One abdada search of pos to `depth` on a fresh table of the given scheme,
-// with c.threads threads taking turns of `quantum` nodes.
+// with c.threads threads taking turns of `quantum` nodes; share_root = false
+// leaves each thread its own root alpha (the backend before root sharing).
 template <class Table>
 LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Depth depth,
-                               std::uint64_t quantum, bool exact = false) {
+                               std::uint64_t quantum, bool exact = false,
+                               bool share_root = true) {
   Table tt;
   tt.configure(c.hash_mib, c.threads, c.replacement);
   tt.new_search();
@@ -94,7 +96,7 @@ LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Dept
   std::atomic<bool> done{false};
   Baton baton(c.threads);
   RootShare root;
-  LockstepHooks hooks(c, workers, done, root, baton, quantum);
+  LockstepHooks hooks(c, workers, done, share_root ? &root : nullptr, baton, quantum);
   Search<Table, LockstepHooks> search(tt, hooks, shared);
   std::vector<std::thread> helpers;
   for (int i = 1; i < c.threads; ++i)
