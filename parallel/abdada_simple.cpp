@@ -17,6 +17,7 @@
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/busy_moves.h"
+#include "parallel/root_share.h"
 #include "parallel/root_threads.h"
 #include "search/driver.h"
 
@@ -41,9 +42,18 @@ class SimpleHooks : public SerialHooks {
  public:
   static constexpr bool kDefersMoves = true;
   static constexpr bool kTracksNodes = true;
+  static constexpr bool kSharesRoot = true;
 
-  SimpleHooks(BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s)
-      : busy_(busy), threads_(threads), s_(s) {}
+  SimpleHooks(BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s,
+              RootShare& root)
+      : busy_(busy), threads_(threads), s_(s), root_(threads.size() > 1 ? &root : nullptr) {}
+
+  void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
+    if (root_) root_->publish(depth, lo, hi, v, w.pv[0]);
+  }
+  bool adopt_root(Worker& w, Depth depth, Value lo, Value hi, Value& best) {
+    return root_ && root_->adopt(depth, lo, hi, best, w.pv[0]);
+  }
 
   bool aborted(const Worker& w) const { return threads_.helper_stopped(w); }
   void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
@@ -92,6 +102,7 @@ class SimpleHooks : public SerialHooks {
   BusyMoves& busy_;
   RootThreads<SimpleThread>& threads_;
   const SimpleSettings s_;
+  RootShare* const root_;  // null for a lone thread
 };
 
 template <class Table>
@@ -118,7 +129,8 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
     SimpleSettings s;
     s.mark_depth = this->config_.simple_mark_depth;
     s.reprobe_depth = this->config_.simple_reprobe_depth;
-    hooks_.emplace(busy_, threads_, s);
+    root_.reset();
+    hooks_.emplace(busy_, threads_, s, root_);
     search_.emplace(this->tt_, *hooks_, shared);
     shared_ = &shared;
     threads_.start(
@@ -142,6 +154,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
  private:
   using Hooks = SimpleHooks<Table>;
   BusyMoves busy_;
+  RootShare root_;
   RootThreads<SimpleThread> threads_;
   std::optional<Hooks> hooks_;
   std::optional<Search<Table, Hooks>> search_;

@@ -71,6 +71,9 @@ struct SerialHooks {
   static constexpr bool kDefersMoves = false;
   // Call on_enter()/on_leave() around every node below the horizon.
   static constexpr bool kTracksNodes = false;
+  // Threads that search the same root share its running best (see
+  // publish_root() and adopt_root()).
+  static constexpr bool kSharesRoot = false;
 
   // kClaimsNodes: nodes with less remaining depth neither claim their entry
   // nor are searched exclusively (a busy mark is not worth a deferral there).
@@ -81,6 +84,17 @@ struct SerialHooks {
   // remaining depth was deferred, the table is probed again before each
   // further move, for a cutoff another thread's result allows (0: never).
   Depth reprobe_depth() const { return 0; }
+  // kSharesRoot: publish_root() is called when a root move raised alpha
+  // (w.pv[0] holds its line); adopt_root() before each later root move, and
+  // returns true after it raised `best` to a value another thread published
+  // for the same depth and root window, with that thread's line in w.pv[0].
+  // Without it, a thread that did not search the other threads' better root
+  // moves searches its own with a stale alpha, and their table results (bounds
+  // at another alpha) do not cut its searches off.
+  void publish_root(Worker&, Depth, Value /*alpha_orig*/, Value /*beta*/, Value) {}
+  bool adopt_root(Worker&, Depth, Value /*alpha_orig*/, Value /*beta*/, Value& /*best*/) {
+    return false;
+  }
   // Whether to put m aside to the deferred stage (only for moves after the
   // first, never in the deferred stage itself).
   bool defer_move(const Worker&, Move, int /*ply*/) const { return false; }

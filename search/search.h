@@ -153,6 +153,11 @@ class Search {
         if (picker.has_deferred() && !full_width)
           if (const std::optional<Value> cut = reprobe(w, beta, depth, ply)) return *cut;
       }
+      if constexpr (Hooks::kSharesRoot)  // another thread's better root move (hooks.h)
+        if (ply == 0 && searched > 0 && hooks_.adopt_root(w, depth, alpha_orig, beta, best)) {
+          best_move = w.pv[0].moves[0];
+          if ((alpha = std::max(alpha, best)) >= beta) break;
+        }
       if constexpr (Hooks::kDefersMoves) hooks_.before_child(w, m, depth, ply, picker.deferred_stage());
       const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
                             young && exclusive_child(depth, ply));
@@ -171,6 +176,8 @@ class Search {
         if (v > alpha) {
           alpha = v;
           update_pv(w, ply, m);
+          if constexpr (Hooks::kSharesRoot)
+            if (ply == 0) hooks_.publish_root(w, depth, alpha_orig, beta, v);
           if (v >= beta) {
             on_cutoff(w, m, depth, ply, searched == 1);
             break;

@@ -67,9 +67,9 @@ TEST(Abdada, RefusesPerthreadWithOneLine) {
 
 // After a search every node has released its mark. Locked tables count
 // exactly, so 0 leaks at any thread count, after a completed search and
-// after a stop; one thread (which claims nothing: nobody could be deferred)
-// leaves nothing on any scheme. What the lockless tables leak at 2 threads
-// is printed.
+// after a stop. One thread claims nothing (nobody could be deferred), so the
+// backend does not scan its table (AbdadaLockstep checks that table itself).
+// What the lockless tables leak at 2 threads is printed.
 TEST(Abdada, NoBusyMarkRemainsAfterASearch) {
   int searches = 0;
   SearchOptions depth5;
@@ -89,7 +89,7 @@ TEST(Abdada, NoBusyMarkRemainsAfterASearch) {
           ++searches;
           leaks += r.stats.mark_leaks;
           underflows += r.stats.mark_underflows;
-          if (locked || threads == 1) {
+          if (locked) {
             EXPECT_EQ(r.stats.mark_leaks, 0u) << scheme << " " << threads;
           }
           if (threads == 1) {

@@ -116,10 +116,12 @@ class ThrowingObserver final : public Observer {
   int seen_ = 0;
 };
 
-// Backends whose threads never split (they meet only in the table); their
-// parallel work is asserted in shared_table_test.cpp.
+// Backends whose threads never split (they meet only in the table, and in a
+// search this short only if the scheduler runs them at once); their parallel
+// work is asserted in shared_table_test.cpp, abdada_test.cpp (StressAbdada)
+// and abdada_lockstep_test.cpp (a load-independent schedule).
 bool shares_table_only(const std::string& backend) {
-  return backend == "abdada-simple" || backend == "lazysmp";
+  return backend == "abdada" || backend == "abdada-simple" || backend == "lazysmp";
 }
 
 class BackendThrow : public ::testing::TestWithParam<std::string> {};

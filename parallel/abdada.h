@@ -1,0 +1,66 @@
+// The hooks the abdada backend (parallel/abdada.cpp) compiles the node
+// function with; in a header so that tests can drive the same node function
+// with their own thread schedule.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "parallel/backend.h"
+#include "parallel/root_share.h"
+#include "search/hooks.h"
+#include "search/worker.h"
+
+namespace xq {
+
+using AbdadaWorkers = std::vector<std::unique_ptr<Worker>>;
+
+// The hooks the node function is compiled with.
+class AbdadaHooks : public SerialHooks {
+ public:
+  static constexpr bool kClaimsNodes = true;
+  // A lone thread has nobody to defer to: its marks would be pure cost
+  // (a write per claim and per release), so it claims nothing.
+  static constexpr Depth kNoClaims = 1 << 20;
+
+  static constexpr bool kSharesRoot = true;
+
+  // root: the root's shared best (null: each thread keeps its own alpha).
+  AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
+              RootShare* root)
+      : root_(c.threads > 1 ? root : nullptr),
+        claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
+        reprobe_depth_(c.abdada_reprobe_depth),
+        defer_root_(c.abdada_defer_root),
+        workers_(workers),
+        helpers_done_(done) {}
+
+  Depth claim_depth() const { return claim_depth_; }
+  void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
+    if (root_) root_->publish(depth, lo, hi, v, w.pv[0]);
+  }
+  bool adopt_root(Worker& w, Depth depth, Value lo, Value hi, Value& best) {
+    return root_ && root_->adopt(depth, lo, hi, best, w.pv[0]);
+  }
+  bool defer_root() const { return defer_root_; }
+  Depth reprobe_depth() const { return reprobe_depth_; }
+  // The main thread ends by its own limits; helpers when it is done.
+  bool aborted(const Worker& w) const {
+    return w.id != 0 && helpers_done_.load(std::memory_order_relaxed);
+  }
+  // Helpers never pause: their counters are read while they run (relaxed).
+  void add_helper_stats(SearchStats& s) const {
+    for (std::size_t i = 1; i < workers_.size(); ++i) s += workers_[i]->stats;
+  }
+
+ private:
+  RootShare* const root_;  // null for a lone thread
+  const Depth claim_depth_;
+  const Depth reprobe_depth_;
+  const bool defer_root_;
+  const AbdadaWorkers& workers_;
+  const std::atomic<bool>& helpers_done_;
+};
+
+}  // namespace xq

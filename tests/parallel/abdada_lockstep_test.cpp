@@ -1,0 +1,107 @@
+// ABDADA under a load-independent schedule (tests/parallel/lockstep.h):
+// threads take turns of a fixed number of nodes, so whether they meet on
+// busy marks, and the search overhead that follows, is the same on every
+// run and on every machine.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "hashing/schemes.h"
+#include "lab/suite.h"
+#include "search/options.h"
+#include "tests/parallel/lockstep.h"
+
+namespace xq {
+namespace {
+
+using testing::lockstep_search;
+using ULL = unsigned long long;
+
+BackendConfig config(int threads) {
+  BackendConfig c;
+  c.hash = "xor";
+  c.threads = threads;
+  c.hash_mib = 16;
+  return c;
+}
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v ? std::atoi(v) : fallback;
+}
+
+std::vector<lab::SuiteEntry> middlegames() {
+  return lab::load_suite(lab::data_dir() + "/middlegames.csv");
+}
+
+// A root move that one thread found better must raise the other threads'
+// alpha: otherwise the thread that reports goes on with a stale alpha after
+// the other has completed the iteration, the other's results (bounds at a
+// higher alpha) cut nothing off, and it searches the iteration again alone.
+// On this position that doubled the nodes of the 2-thread search (SO 2.04).
+TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
+  const auto suite = middlegames();
+  ASSERT_GE(suite.size(), 4u);
+  const Position& pos = suite[3].pos;
+  const auto serial = lockstep_search<XorTable>(pos, config(1), 7, 256);
+  const auto two = lockstep_search<XorTable>(pos, config(2), 7, 256);
+  const auto unshared = lockstep_search<XorTable>(pos, config(2), 7, 256, false, false);
+  EXPECT_GT(two.stats.busy_answers, 0u);
+  EXPECT_LT(double(two.stats.nodes), 1.5 * double(serial.stats.nodes))
+      << "serial " << serial.stats.nodes << " 2 threads " << two.stats.nodes;
+  EXPECT_LT(two.stats.nodes, unshared.stats.nodes);
+  EXPECT_EQ(two.leaks, 0u);
+  // A lone thread claims nothing, so the backend skips its leak scan: the
+  // table itself is scanned here.
+  EXPECT_EQ(serial.leaks, 0u);
+  EXPECT_EQ(serial.stats.busy_answers + serial.stats.deferrals, 0u);
+}
+
+// Exact mode under the same schedule: the root value other threads publish
+// keeps the serial alpha-beta value, at 2 and 3 threads.
+TEST(AbdadaLockstep, ExactModeKeepsTheSerialValue) {
+  const auto suite = middlegames();
+  int checked = 0;
+  for (std::size_t i = 0; i < 4 && i < suite.size(); ++i) {
+    const auto serial = lockstep_search<XorTable>(suite[i].pos, config(1), 4, 64, true);
+    for (int threads : {2, 3}) {
+      const auto par = lockstep_search<SpinlockTable>(suite[i].pos, config(threads), 4, 64, true);
+      EXPECT_EQ(par.score, serial.score) << suite[i].name << " threads " << threads;
+      EXPECT_EQ(par.leaks, 0u);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 8);
+}
+
+// The figures behind the search-overhead diagnosis, per position of a suite
+// (XQ_SUITE, XQ_DEPTH, XQ_QUANTUM, XQ_SHARE_ROOT=0 override the defaults).
+TEST(AbdadaLockstepSlow, SuiteOverhead) {
+  const char* suite = std::getenv("XQ_SUITE");
+  const auto entries = lab::load_suite(suite ? suite : lab::data_dir() + "/middlegames.csv");
+  const Depth depth = env_int("XQ_DEPTH", 7);
+  const auto quantum = std::uint64_t(env_int("XQ_QUANTUM", 256));
+  const bool share_root = env_int("XQ_SHARE_ROOT", 1) != 0;
+  double serial_sum = 0, par_sum = 0;
+  int n = 0;
+  for (const auto& e : entries) {
+    const auto s = lockstep_search<XorTable>(e.pos, config(1), depth, quantum);
+    const auto p = lockstep_search<XorTable>(e.pos, config(2), depth, quantum, false, share_root);
+    serial_sum += double(s.stats.nodes);
+    par_sum += double(p.stats.nodes);
+    std::printf("%-24s serial %9llu 2t %9llu SO %.3f busy %5llu deferrals %5llu second %5llu\n",
+                e.name.c_str(), ULL(s.stats.nodes), ULL(p.stats.nodes),
+                double(p.stats.nodes) / double(s.stats.nodes), ULL(p.stats.busy_answers),
+                ULL(p.stats.deferrals), ULL(p.stats.deferred_searches));
+    EXPECT_EQ(p.leaks, 0u);
+    ++n;
+  }
+  std::printf("SO(sum) %.3f over %d positions, depth %d, quantum %llu\n", par_sum / serial_sum, n,
+              int(depth), ULL(quantum));
+  EXPECT_EQ(n, int(entries.size()));
+}
+
+}  // namespace
+}  // namespace xq
