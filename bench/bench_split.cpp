@@ -37,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/split_fixture.h"
 #include "board/movegen.h"
 #include "lab/suite.h"
 #include "parallel/backend.h"
@@ -45,13 +46,9 @@
 namespace {
 
 using namespace xq;
+using xq::bench::make_unmake;
+using xq::bench::split_context;
 
-Value make_unmake(const void*, Worker& w, Move m, Value, const SplitContext&) {
-  w.pos.do_move(m);
-  const Value v = Value(w.pos.key() & 7);
-  w.pos.undo_move(m);
-  return -v;
-}
 Value fail_high(const void*, Worker&, Move, Value, const SplitContext& ctx) { return ctx.beta; }
 
 void BM_YbwcSplit(benchmark::State& state) {
@@ -66,13 +63,7 @@ void BM_YbwcSplit(benchmark::State& state) {
   Features f;
   for (auto _ : state) {
     MovePicker picker(t.pos, t, f, Move::none(), 0);
-    SplitContext ctx;
-    ctx.depth = 8;
-    ctx.alpha = -100;
-    ctx.beta = 100;
-    ctx.best_value = -kInfinite;
-    ctx.picker = &picker;
-    ctx.moves_searched = 1;
+    SplitContext ctx = split_context(picker);
     pool.split(t, ctx, abort ? fail_high : make_unmake, nullptr);
     benchmark::DoNotOptimize(ctx.best_value);
   }
