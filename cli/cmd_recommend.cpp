@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
+#include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/meta.h"
@@ -40,10 +41,7 @@ std::vector<std::string> default_candidates(int threads) {
 }
 
 std::vector<lab::LabFigures> run_lab_for(const RecommendArgs& a, const std::vector<std::string>& names) {
-  lab::LabSettings s;
-  s.suite_path = a.openings;
-  s.depth = Depth(a.lab_depth);
-  s.runs = a.lab_runs;
+  lab::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
   s.configs = lab::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());
   });
@@ -106,8 +104,8 @@ Command add_recommend(CLI::App& root) {
   auto a = std::make_shared<RecommendArgs>();
   CLI::App* app = root.add_subcommand("recommend", "rank backends for a thread count and a time control "
                                                    "(time to depth + SPRT games)");
-  app->add_option("--candidates", a->candidates, "backends to compare (default: every parallel one)")
-      ->delimiter(',')->check(backend_name());
+  add_backends_option(app, "--candidates", a->candidates,
+                      "backends to compare (default: every parallel one)");
   add_threads_option(app, a->threads)->capture_default_str();
   add_hash_option(app, a->hash)->capture_default_str();
   app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 1+0.1)");
