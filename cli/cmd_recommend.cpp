@@ -3,14 +3,13 @@
 // JSON with --lab-json) and a round-robin SPRT match among them, then prints
 // the ranking with its evidence and says whether it is decided
 // (lab/recommend.h). The defaults finish in a few minutes on two cores.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
+#include "cli/match_run.h"
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
@@ -21,9 +20,6 @@
 
 namespace xq::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_recommend_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
 
 struct RecommendArgs {
   std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
@@ -78,17 +74,7 @@ int run(const RecommendArgs& a) {
   const std::vector<lab::LabFigures> lab =
       a.lab_json.empty() ? run_lab_for(a, names) : lab::read_lab_json(a.lab_json);
   const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
-  g_stop.store(false);
-  const auto previous = std::signal(SIGINT, on_recommend_sigint);
-  lab::MatchResult m;
-  try {
-    m = lab::run_match(c, [](const std::string& l) { std::fprintf(stderr, "recommend: %s\n", l.c_str()); },
-                       &g_stop);
-  } catch (...) {
-    std::signal(SIGINT, previous);
-    throw;
-  }
-  std::signal(SIGINT, previous);
+  const lab::MatchResult m = run_match_until_sigint(c, "recommend: ");
   const lab::Recommendation r = lab::recommend(c, m, names, a.threads, lab);
   if (a.json)
     print_json(Json{{"meta", meta}, {"match", lab::match_json(c, m)},
