@@ -45,12 +45,15 @@ void draw_axes(svg::Writer& w, const Frame& f, const YAxis& y, const Titles& t) 
   draw_x_title(w, f, t.x);
 }
 
-// Width of one category's slot on the x axis, and the centre of slot k.
+// Width of one category's slot on the x axis, and the centres of the n slots.
 double slot_width(const Frame& f, std::size_t n) {
   return (f.plot_right() - f.plot_left()) / double(std::max<std::size_t>(1, n));
 }
-double slot_centre(const Frame& f, double slot, std::size_t k) {
-  return f.plot_left() + slot * (double(k) + 0.5);
+std::vector<double> slot_centres(const Frame& f, std::size_t n) {
+  const double slot = slot_width(f, n);
+  std::vector<double> centres;
+  for (std::size_t k = 0; k < n; ++k) centres.push_back(f.plot_left() + slot * (double(k) + 0.5));
+  return centres;
 }
 
 // The common tail of the categorical charts: category labels, reference lines, legend.
@@ -160,10 +163,9 @@ std::string bar_chart(const BarChart& c) {
   draw_axes(w, f, y, c.t);
   const double slot = slot_width(f, n);
   const double bar = c.stacked ? slot * 0.6 : slot * 0.8 / double(std::max<std::size_t>(1, m));
-  std::vector<double> centres;
+  const std::vector<double> centres = slot_centres(f, n);
   for (std::size_t k = 0; k < n; ++k) {
     const double left = f.plot_left() + slot * double(k) + slot * (c.stacked ? 0.2 : 0.1);
-    centres.push_back(slot_centre(f, slot, k));
     double base = c.log ? y.scale.d0 : 0;
     for (std::size_t s = 0; s < m; ++s) {
       const double v = c.values[s][k];
@@ -198,10 +200,9 @@ std::string strip_chart(const StripChart& c) {
   draw_axes(w, f, y, c.t);
   const std::size_t n = c.categories.size();
   const double slot = slot_width(f, n);
-  std::vector<double> centres;
+  const std::vector<double> centres = slot_centres(f, n);
   for (std::size_t k = 0; k < n; ++k) {
-    const double cx = slot_centre(f, slot, k);
-    centres.push_back(cx);
+    const double cx = centres[k];
     const std::vector<double>& pts = c.values[k];
     for (std::size_t i = 0; i < pts.size(); ++i) {
       if (!known(pts[i])) continue;
@@ -237,11 +238,9 @@ std::string interval_chart(const IntervalChart& c) {
   const YAxis y = linear_y(f, r.lo, r.hi, false);
   draw_axes(w, f, y, c.t);
   const std::size_t n = c.categories.size();
-  const double slot = slot_width(f, n);
-  std::vector<double> centres;
+  const std::vector<double> centres = slot_centres(f, n);
   for (std::size_t k = 0; k < n; ++k) {
-    const double cx = slot_centre(f, slot, k);
-    centres.push_back(cx);
+    const double cx = centres[k];
     if (!known(c.values[k])) {
       w.text(cx, f.plot_bottom() - 4, "n/a", "middle", "na-label");
       continue;
