@@ -167,30 +167,12 @@ void BM_AbortLatency(benchmark::State& state) {
 BENCHMARK(BM_AbortLatency)->ArgName("threads")->Arg(2)->Arg(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 void BM_PolicySuite(benchmark::State& state) {
-  static const std::vector<Position> suite = [] {
-    std::vector<Position> out;
-    for (const lab::SuiteEntry& e : lab::load_suite(lab::default_suite_path())) out.push_back(e.pos);
-    return out;
-  }();
+  static const std::vector<Position> suite = xq::bench::opening_suite();
   BackendConfig c;
   c.threads = 2;
   c.split_policy = int(state.range(0));
   auto b = make_backend("dts", c);
-  SearchOptions o;
-  const char* d = std::getenv("XQLAB_SPLIT_DEPTH");
-  o.limits.depth = d ? std::atoi(d) : 7;
-  Observer quiet;
-  SearchStats sum;
-  for (auto _ : state) {
-    double seconds = 0;
-    for (const Position& p : suite) {
-      b->clear();
-      const SearchResult r = b->search(p, o, quiet);
-      seconds += r.seconds;
-      sum += r.stats;
-    }
-    state.SetIterationTime(seconds);
-  }
+  const SearchStats sum = xq::bench::search_suite(state, *b, suite);
   const double n = double(state.iterations());
   const double thread_time = sum.search_seconds + sum.idle_seconds + sum.lock_seconds +
                              sum.copy_seconds;
