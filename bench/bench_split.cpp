@@ -37,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/split_fixture.h"
 #include "board/movegen.h"
 #include "lab/suite.h"
 #include "parallel/backend.h"
@@ -45,13 +46,9 @@
 namespace {
 
 using namespace xq;
+using xq::bench::make_unmake;
+using xq::bench::split_context;
 
-Value make_unmake(const void*, Worker& w, Move m, Value, const SplitContext&) {
-  w.pos.do_move(m);
-  const Value v = Value(w.pos.key() & 7);
-  w.pos.undo_move(m);
-  return -v;
-}
 Value fail_high(const void*, Worker&, Move, Value, const SplitContext& ctx) { return ctx.beta; }
 
 void BM_YbwcSplit(benchmark::State& state) {
@@ -66,13 +63,7 @@ void BM_YbwcSplit(benchmark::State& state) {
   Features f;
   for (auto _ : state) {
     MovePicker picker(t.pos, t, f, Move::none(), 0);
-    SplitContext ctx;
-    ctx.depth = 8;
-    ctx.alpha = -100;
-    ctx.beta = 100;
-    ctx.best_value = -kInfinite;
-    ctx.picker = &picker;
-    ctx.moves_searched = 1;
+    SplitContext ctx = split_context(picker);
     pool.split(t, ctx, abort ? fail_high : make_unmake, nullptr);
     benchmark::DoNotOptimize(ctx.best_value);
   }
@@ -177,36 +168,15 @@ BENCHMARK_CAPTURE(BM_StopLatency, serial, "serial")->Arg(1)->Iterations(20)->Use
 BENCHMARK_CAPTURE(BM_StopLatency, ybwc, "ybwc")->Arg(1)->Arg(2)->Arg(4)->Iterations(20)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_StopLatency, pvsplit, "pvsplit")->Arg(1)->Arg(2)->Arg(4)->Iterations(20)->UseManualTime()->Unit(benchmark::kMillisecond);
 
-std::vector<Position> opening_suite() {
-  std::vector<Position> out;
-  for (const lab::SuiteEntry& e : lab::load_suite(lab::default_suite_path())) out.push_back(e.pos);
-  return out;
-}
-
 void BM_Suite(benchmark::State& state, const char* backend) {
-  static const std::vector<Position> suite = opening_suite();
+  static const std::vector<Position> suite = xq::bench::opening_suite();
   BackendConfig c;
   c.threads = int(state.range(0));
   c.min_split_depth = Depth(state.range(1));
   auto b = make_backend(backend, c);
-  SearchOptions o;
-  const char* d = std::getenv("XQLAB_SPLIT_DEPTH");
-  o.limits.depth = d ? std::atoi(d) : 7;
-  Observer quiet;
-  std::uint64_t nodes = 0, splits = 0;
-  for (auto _ : state) {
-    double seconds = 0;
-    for (const Position& p : suite) {
-      b->clear();
-      const SearchResult r = b->search(p, o, quiet);
-      seconds += r.seconds;
-      nodes += r.stats.nodes;
-      splits += r.stats.splits;
-    }
-    state.SetIterationTime(seconds);
-  }
-  state.counters["nodes"] = double(nodes) / double(state.iterations());
-  state.counters["splits"] = double(splits) / double(state.iterations());
+  const SearchStats sum = xq::bench::search_suite(state, *b, suite);
+  state.counters["nodes"] = double(sum.nodes) / double(state.iterations());
+  state.counters["splits"] = double(sum.splits) / double(state.iterations());
 }
 BENCHMARK_CAPTURE(BM_Suite, serial, "serial")->Args({1, 4})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 BENCHMARK_CAPTURE(BM_Suite, ybwc, "ybwc")->ArgsProduct({{2}, {2, 3, 4, 5}})->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);

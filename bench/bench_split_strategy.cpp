@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/split_fixture.h"
 #include "lab/suite.h"
 #include "parallel/backend.h"
 #include "parallel/dts.h"
@@ -43,6 +44,8 @@
 namespace {
 
 using namespace xq;
+using xq::bench::make_unmake;
+using xq::bench::split_context;
 using Clock = std::chrono::steady_clock;
 
 void BM_FindWork(benchmark::State& state) {
@@ -79,24 +82,6 @@ void BM_FindWork(benchmark::State& state) {
 }
 BENCHMARK(BM_FindWork)->ArgsProduct({{0, 1, 2, 3}, {2, 8, 32}})->ArgNames({"policy", "open"});
 
-Value make_unmake(const void*, Worker& w, Move m, Value, const SplitContext&) {
-  w.pos.do_move(m);
-  const Value v = Value(w.pos.key() & 7);
-  w.pos.undo_move(m);
-  return -v;
-}
-
-SplitContext context(MovePicker& picker) {
-  SplitContext ctx;
-  ctx.depth = 8;
-  ctx.alpha = -100;
-  ctx.beta = 100;
-  ctx.best_value = -kInfinite;
-  ctx.picker = &picker;
-  ctx.moves_searched = 1;
-  return ctx;
-}
-
 void BM_PublishCost(benchmark::State& state) {
   BackendConfig c;
   c.threads = 2;
@@ -119,7 +104,7 @@ void BM_PublishCost(benchmark::State& state) {
   const Clock::time_point start = Clock::now();
   for (auto _ : state) {
     MovePicker picker(t.pos, t, f, Move::none(), 0);
-    SplitContext ctx = context(picker);
+    SplitContext ctx = split_context(picker);
     pool.split(t, ctx, make_unmake, nullptr);
     benchmark::DoNotOptimize(ctx.best_value);
   }
@@ -172,7 +157,7 @@ void BM_AbortLatency(benchmark::State& state) {
     AbortBench bench;
     bench.helpers = c.threads - 1;
     MovePicker picker(t.pos, t, f, Move::none(), 0);
-    SplitContext ctx = context(picker);
+    SplitContext ctx = split_context(picker);
     pool.split(t, ctx, abort_child, &bench);
     const std::chrono::duration<double> latency = Clock::now() - bench.cut;
     state.SetIterationTime(latency.count());
@@ -182,30 +167,12 @@ void BM_AbortLatency(benchmark::State& state) {
 BENCHMARK(BM_AbortLatency)->ArgName("threads")->Arg(2)->Arg(3)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 void BM_PolicySuite(benchmark::State& state) {
-  static const std::vector<Position> suite = [] {
-    std::vector<Position> out;
-    for (const lab::SuiteEntry& e : lab::load_suite(lab::default_suite_path())) out.push_back(e.pos);
-    return out;
-  }();
+  static const std::vector<Position> suite = xq::bench::opening_suite();
   BackendConfig c;
   c.threads = 2;
   c.split_policy = int(state.range(0));
   auto b = make_backend("dts", c);
-  SearchOptions o;
-  const char* d = std::getenv("XQLAB_SPLIT_DEPTH");
-  o.limits.depth = d ? std::atoi(d) : 7;
-  Observer quiet;
-  SearchStats sum;
-  for (auto _ : state) {
-    double seconds = 0;
-    for (const Position& p : suite) {
-      b->clear();
-      const SearchResult r = b->search(p, o, quiet);
-      seconds += r.seconds;
-      sum += r.stats;
-    }
-    state.SetIterationTime(seconds);
-  }
+  const SearchStats sum = xq::bench::search_suite(state, *b, suite);
   const double n = double(state.iterations());
   const double thread_time = sum.search_seconds + sum.idle_seconds + sum.lock_seconds +
                              sum.copy_seconds;

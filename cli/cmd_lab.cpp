@@ -69,12 +69,7 @@ void write_json_file(const std::string& path, const Json& doc) {
 }
 
 int run(const LabArgs& a) {
-  lab::LabSettings s;
-  s.suite_path = a.suite;
-  s.depth = Depth(a.depth);
-  s.runs = a.runs;
-  s.base.hash_mib = a.hash_mb;
-  apply_params(s.base, a.params);
+  lab::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   std::vector<std::string> names = a.backends;
   if (names.empty())
     for (const BackendInfo& b : backends()) names.emplace_back(b.name);
@@ -127,8 +122,7 @@ Command add_lab(CLI::App& root) {
                                              "overhead of backends x schemes x threads");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
-  app->add_option("--backends", a->backends, "backends, comma-separated (default: all)")
-      ->delimiter(',')->check(backend_name());
+  add_backends_option(app, "--backends", a->backends, "backends, comma-separated (default: all)");
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
   add_table_options(app, a->hash_mb, a->params);

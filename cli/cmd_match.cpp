@@ -3,8 +3,6 @@
 // optional SPRT (lab/match.h). One progress line per game pair on stderr; a
 // summary on stdout (text, or one JSON object with --json); results appended
 // to --results game by game, so --resume continues an interrupted match.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -12,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
+#include "cli/match_run.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/match.h"
@@ -19,10 +18,6 @@
 
 namespace xq::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-extern "C" void on_match_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
 
 struct MatchArgs {
   std::vector<std::string> engines, sprt, resign, draw;
@@ -75,17 +70,7 @@ void print_text(const Json& m) {
 int run(const MatchArgs& a) {
   const lab::MatchConfig c = config_of(a);
   const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
-  g_stop.store(false);
-  const auto previous = std::signal(SIGINT, on_match_sigint);
-  lab::MatchResult r;
-  try {
-    r = lab::run_match(c, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); },
-                       &g_stop);
-  } catch (...) {
-    std::signal(SIGINT, previous);
-    throw;
-  }
-  std::signal(SIGINT, previous);
+  const lab::MatchResult r = run_match_until_sigint(c, "");
   const Json m = lab::match_json(c, r);
   if (a.json) print_json(Json{{"meta", meta}, {"match", m}});
   else print_text(m);

@@ -3,14 +3,14 @@
 // JSON with --lab-json) and a round-robin SPRT match among them, then prints
 // the ranking with its evidence and says whether it is decided
 // (lab/recommend.h). The defaults finish in a few minutes on two cores.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
+#include "cli/match_run.h"
+#include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/meta.h"
@@ -20,9 +20,6 @@
 
 namespace xq::cli {
 namespace {
-
-std::atomic<bool> g_stop{false};
-extern "C" void on_recommend_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
 
 struct RecommendArgs {
   std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
@@ -40,10 +37,7 @@ std::vector<std::string> default_candidates(int threads) {
 }
 
 std::vector<lab::LabFigures> run_lab_for(const RecommendArgs& a, const std::vector<std::string>& names) {
-  lab::LabSettings s;
-  s.suite_path = a.openings;
-  s.depth = Depth(a.lab_depth);
-  s.runs = a.lab_runs;
+  lab::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
   s.configs = lab::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());
   });
@@ -80,17 +74,7 @@ int run(const RecommendArgs& a) {
   const std::vector<lab::LabFigures> lab =
       a.lab_json.empty() ? run_lab_for(a, names) : lab::read_lab_json(a.lab_json);
   const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
-  g_stop.store(false);
-  const auto previous = std::signal(SIGINT, on_recommend_sigint);
-  lab::MatchResult m;
-  try {
-    m = lab::run_match(c, [](const std::string& l) { std::fprintf(stderr, "recommend: %s\n", l.c_str()); },
-                       &g_stop);
-  } catch (...) {
-    std::signal(SIGINT, previous);
-    throw;
-  }
-  std::signal(SIGINT, previous);
+  const lab::MatchResult m = run_match_until_sigint(c, "recommend: ");
   const lab::Recommendation r = lab::recommend(c, m, names, a.threads, lab);
   if (a.json)
     print_json(Json{{"meta", meta}, {"match", lab::match_json(c, m)},
@@ -106,8 +90,8 @@ Command add_recommend(CLI::App& root) {
   auto a = std::make_shared<RecommendArgs>();
   CLI::App* app = root.add_subcommand("recommend", "rank backends for a thread count and a time control "
                                                    "(time to depth + SPRT games)");
-  app->add_option("--candidates", a->candidates, "backends to compare (default: every parallel one)")
-      ->delimiter(',')->check(backend_name());
+  add_backends_option(app, "--candidates", a->candidates,
+                      "backends to compare (default: every parallel one)");
   add_threads_option(app, a->threads)->capture_default_str();
   add_hash_option(app, a->hash)->capture_default_str();
   app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 1+0.1)");

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
+#include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/meta.h"
@@ -36,12 +37,7 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 lab::LabSettings settings(const TuneArgs& a, std::vector<lab::TuneAxis>& space) {
-  lab::LabSettings s;
-  s.suite_path = a.suite;
-  s.depth = Depth(a.depth);
-  s.runs = a.runs;
-  s.base.hash_mib = a.hash_mb;
-  apply_params(s.base, a.params);
+  lab::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   const BackendInfo& info = find_backend(a.backend);
   const std::string hash = a.hash.empty() ? std::string(info.default_hash) : a.hash;
   if (!info.supports(hash))

@@ -95,4 +95,20 @@ Json lab_json(const lab::LabSettings& s, std::size_t positions,
   return j;
 }
 
+lab::LabSettings lab_settings(const std::string& suite, int depth, int runs) {
+  lab::LabSettings s;
+  s.suite_path = suite;
+  s.depth = Depth(depth);
+  s.runs = runs;
+  return s;
+}
+
+lab::LabSettings lab_settings(const std::string& suite, int depth, int runs, std::size_t hash_mb,
+                              const std::vector<std::string>& params) {
+  lab::LabSettings s = lab_settings(suite, depth, runs);
+  s.base.hash_mib = hash_mb;
+  apply_params(s.base, params);
+  return s;
+}
+
 }  // namespace xq::cli

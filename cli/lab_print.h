@@ -2,12 +2,19 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "lab/json.h"
 #include "lab/summary.h"
 
 namespace xq::cli {
+
+// The settings of a time-to-depth run (no configurations yet); the second
+// form also sets the table size and the --param assignments.
+lab::LabSettings lab_settings(const std::string& suite, int depth, int runs);
+lab::LabSettings lab_settings(const std::string& suite, int depth, int runs, std::size_t hash_mb,
+                              const std::vector<std::string>& params);
 
 void print_lab_text(const lab::LabSettings& s, std::size_t positions,
                     const std::vector<lab::LabSummary>& rows);

@@ -134,6 +134,11 @@ std::vector<std::string> read_params_file(const std::string& path) {
   return out;
 }
 
+CLI::Option* add_backends_option(CLI::App* app, const std::string& name,
+                                 std::vector<std::string>& target, const std::string& help) {
+  return app->add_option(name, target, help)->delimiter(',')->check(backend_name());
+}
+
 void add_backend_options(CLI::App* app, BackendArgs& args) {
   app->add_option("--backend", args.backend, "parallel backend ('xqlab list' names them)")
       ->check(backend_name())

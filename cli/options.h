@@ -35,6 +35,9 @@ CLI::Option* add_hash_option(CLI::App* app, std::string& target);
 CLI::Option* add_hash_option(CLI::App* app, std::vector<std::string>& target);
 CLI::Option* add_threads_option(CLI::App* app, int& target);
 CLI::Option* add_threads_option(CLI::App* app, std::vector<int>& target);
+// A comma-separated list of backend names under the option `name`.
+CLI::Option* add_backends_option(CLI::App* app, const std::string& name,
+                                 std::vector<std::string>& target, const std::string& help);
 // --hash-mb M, --param NAME=VALUE (repeatable) and --params FILE: the
 // NAME=VALUE lines of FILE (blank lines and '#' comments skipped; what
 // `xqlab tune --save` writes), applied before any --param, so that an

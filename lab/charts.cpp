@@ -1,6 +1,7 @@
 #include "lab/charts.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "lab/chart_frame.h"
 
@@ -37,6 +38,33 @@ void whisker(svg::Writer& w, double x, double y0, double y1, const std::string& 
     w.line(x - cap, y0, x + cap, y0, colour, 1.5);
     w.line(x - cap, y1, x + cap, y1, colour, 1.5);
   }
+}
+
+void draw_axes(svg::Writer& w, const Frame& f, const YAxis& y, const Titles& t) {
+  draw_y(w, f, y, t.y);
+  draw_x_title(w, f, t.x);
+}
+
+// Width of one category's slot on the x axis, and the centres of the n slots.
+double slot_width(const Frame& f, std::size_t n) {
+  return (f.plot_right() - f.plot_left()) / double(std::max<std::size_t>(1, n));
+}
+std::vector<double> slot_centres(const Frame& f, std::size_t n) {
+  const double slot = slot_width(f, n);
+  std::vector<double> centres;
+  for (std::size_t k = 0; k < n; ++k) centres.push_back(f.plot_left() + slot * (double(k) + 0.5));
+  return centres;
+}
+
+// The common tail of the categorical charts: category labels, reference lines, legend.
+std::string finish_categorical(svg::Writer& w, const Frame& f, const YAxis& y,
+                               const std::vector<double>& centres,
+                               const std::vector<std::string>& categories,
+                               const std::vector<RefLine>& refs, std::vector<LegendEntry> legend) {
+  draw_categories(w, f, centres, categories);
+  draw_refs(w, f, y.scale, refs, legend);
+  draw_legend(w, f, legend);
+  return w.finish();
 }
 
 Range x_range(const LineChart& c) {
@@ -132,14 +160,12 @@ std::string bar_chart(const BarChart& c) {
   for (const RefLine& l : c.refs) r.add(l.y);
   if (r.empty()) r = {c.log ? 1.0 : 0.0, c.log ? 10.0 : 1.0};
   const YAxis y = c.log ? log_y(f, r.lo, r.hi) : linear_y(f, r.lo, r.hi);
-  draw_y(w, f, y, c.t.y);
-  draw_x_title(w, f, c.t.x);
-  const double slot = (f.plot_right() - f.plot_left()) / double(std::max<std::size_t>(1, n));
+  draw_axes(w, f, y, c.t);
+  const double slot = slot_width(f, n);
   const double bar = c.stacked ? slot * 0.6 : slot * 0.8 / double(std::max<std::size_t>(1, m));
-  std::vector<double> centres;
+  const std::vector<double> centres = slot_centres(f, n);
   for (std::size_t k = 0; k < n; ++k) {
     const double left = f.plot_left() + slot * double(k) + slot * (c.stacked ? 0.2 : 0.1);
-    centres.push_back(f.plot_left() + slot * (double(k) + 0.5));
     double base = c.log ? y.scale.d0 : 0;
     for (std::size_t s = 0; s < m; ++s) {
       const double v = c.values[s][k];
@@ -156,13 +182,10 @@ std::string bar_chart(const BarChart& c) {
       if (c.stacked) base = top;
     }
   }
-  draw_categories(w, f, centres, c.categories);
   std::vector<LegendEntry> legend;
   if (m > 1 || c.stacked)
     for (std::size_t s = 0; s < m; ++s) legend.push_back({c.series[s], svg::colour(s), false});
-  draw_refs(w, f, y.scale, c.refs, legend);
-  draw_legend(w, f, legend);
-  return w.finish();
+  return finish_categorical(w, f, y, centres, c.categories, c.refs, std::move(legend));
 }
 
 std::string strip_chart(const StripChart& c) {
@@ -174,14 +197,12 @@ std::string strip_chart(const StripChart& c) {
   for (const RefLine& l : c.refs) r.add(l.y);
   if (r.empty()) r = {0, 1};
   const YAxis y = linear_y(f, r.lo, r.hi);
-  draw_y(w, f, y, c.t.y);
-  draw_x_title(w, f, c.t.x);
+  draw_axes(w, f, y, c.t);
   const std::size_t n = c.categories.size();
-  const double slot = (f.plot_right() - f.plot_left()) / double(std::max<std::size_t>(1, n));
-  std::vector<double> centres;
+  const double slot = slot_width(f, n);
+  const std::vector<double> centres = slot_centres(f, n);
   for (std::size_t k = 0; k < n; ++k) {
-    const double cx = f.plot_left() + slot * (double(k) + 0.5);
-    centres.push_back(cx);
+    const double cx = centres[k];
     const std::vector<double>& pts = c.values[k];
     for (std::size_t i = 0; i < pts.size(); ++i) {
       if (!known(pts[i])) continue;
@@ -202,11 +223,8 @@ std::string strip_chart(const StripChart& c) {
     const double med = sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     w.line(cx - slot * 0.35, y.scale(med), cx + slot * 0.35, y.scale(med), "#000", 2);
   }
-  draw_categories(w, f, centres, c.categories);
-  std::vector<LegendEntry> legend{{"median", "#000", false}};
-  draw_refs(w, f, y.scale, c.refs, legend);
-  draw_legend(w, f, legend);
-  return w.finish();
+  return finish_categorical(w, f, y, centres, c.categories, c.refs,
+                            {{"median", "#000", false}});
 }
 
 std::string interval_chart(const IntervalChart& c) {
@@ -218,14 +236,11 @@ std::string interval_chart(const IntervalChart& c) {
   for (const RefLine& ref : c.refs) r.add(ref.y);
   if (r.empty()) r = {-1, 1};
   const YAxis y = linear_y(f, r.lo, r.hi, false);
-  draw_y(w, f, y, c.t.y);
-  draw_x_title(w, f, c.t.x);
+  draw_axes(w, f, y, c.t);
   const std::size_t n = c.categories.size();
-  const double slot = (f.plot_right() - f.plot_left()) / double(std::max<std::size_t>(1, n));
-  std::vector<double> centres;
+  const std::vector<double> centres = slot_centres(f, n);
   for (std::size_t k = 0; k < n; ++k) {
-    const double cx = f.plot_left() + slot * (double(k) + 0.5);
-    centres.push_back(cx);
+    const double cx = centres[k];
     if (!known(c.values[k])) {
       w.text(cx, f.plot_bottom() - 4, "n/a", "middle", "na-label");
       continue;
@@ -235,11 +250,8 @@ std::string interval_chart(const IntervalChart& c) {
     w.circle(cx, y.scale(c.values[k]), 4, svg::colour(0),
              c.categories[k] + ": " + svg::table_number(c.values[k]), "point", &c.values[k]);
   }
-  draw_categories(w, f, centres, c.categories);
-  std::vector<LegendEntry> legend{{"estimate, 95% interval", svg::colour(0), false}};
-  draw_refs(w, f, y.scale, c.refs, legend);
-  draw_legend(w, f, legend);
-  return w.finish();
+  return finish_categorical(w, f, y, centres, c.categories, c.refs,
+                            {{"estimate, 95% interval", svg::colour(0), false}});
 }
 
 }  // namespace xq::lab::chart

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "board/movegen.h"
+#include "lab/match_stats.h"
 
 namespace xq::lab {
 namespace {
@@ -50,12 +51,7 @@ std::int64_t parse_seconds(const std::string& text, const std::string& whole) {
 // "key=value" words (or one word with spaces) into a callback per pair.
 template <class F>
 void for_each_pair(const std::vector<std::string>& words, const char* what, F&& f) {
-  std::vector<std::string> items;
-  for (const std::string& w : words) {
-    std::istringstream in(w);
-    for (std::string s; in >> s;) items.push_back(s);
-  }
-  for (const std::string& s : items) {
+  for (const std::string& s : option_items(words)) {
     const auto eq = s.find('=');
     int v = 0;
     try {

@@ -166,14 +166,18 @@ void validate(const SprtParams& p) {
     if (!(std::abs(v) < 1000)) throw std::invalid_argument("sprt: elo0 and elo1 must be in (-1000, 1000)");
 }
 
-SprtParams parse_sprt(const std::vector<std::string>& words) {
-  SprtParams p;
+std::vector<std::string> option_items(const std::vector<std::string>& words) {
   std::vector<std::string> items;
   for (const std::string& w : words) {
     std::istringstream in(w);
     for (std::string s; in >> s;) items.push_back(s);
   }
-  for (const std::string& s : items) {
+  return items;
+}
+
+SprtParams parse_sprt(const std::vector<std::string>& words) {
+  SprtParams p;
+  for (const std::string& s : option_items(words)) {
     const auto eq = s.find('=');
     const std::string k = s.substr(0, eq), v = eq == std::string::npos ? "" : s.substr(eq + 1);
     if (k == "model") {

@@ -69,6 +69,9 @@ struct SprtParams {
 // "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized" as words or one
 // string, keys in any order, missing keys at their defaults above; throws
 // std::invalid_argument for an unknown key, a bad number or bad values.
+// The "key=value" items of option words given either one item a word or
+// several in one word separated by spaces.
+std::vector<std::string> option_items(const std::vector<std::string>& words);
 SprtParams parse_sprt(const std::vector<std::string>& words);
 // Throws std::invalid_argument unless elo0 < elo1 and alpha, beta in (0, 0.5].
 void validate(const SprtParams& p);

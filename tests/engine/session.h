@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <functional>
+#include <initializer_list>
 #include <istream>
 #include <mutex>
 #include <ostream>
@@ -113,6 +114,10 @@ class Session {
   }
 
   void send(const std::string& line) { input_.send(line + "\n"); }
+  // A script of commands, one after the other, as a GUI sends them.
+  void send_all(std::initializer_list<std::string> lines) {
+    for (const std::string& l : lines) send(l);
+  }
   // Closes the input (EOF) and waits for the loop to return; its status.
   int close() {
     input_.close();

@@ -24,9 +24,7 @@ TEST(Ucci, HandshakeAnswersUcciokAfterItsOptions) {
 
 TEST(Ucci, BanmovesKeepsTheBannedMovesOutOfTheNextSearch) {
   Session s;
-  s.send("ucci");
-  s.send("position startpos moves h2e2");
-  s.send("go depth 3");
+  s.send_all({"ucci", "position startpos moves h2e2", "go depth 3"});
   int best = s.wait_prefix("bestmove ");
   ASSERT_GE(best, 0);
   const Position pos = position_after({"h2e2"});
@@ -41,9 +39,7 @@ TEST(Ucci, BanmovesKeepsTheBannedMovesOutOfTheNextSearch) {
   EXPECT_NE(second, first);
   // A new position lifts the ban (a new game first: a fresh table repeats
   // the first search exactly).
-  s.send("setoption newgame");
-  s.send("position startpos moves h2e2");
-  s.send("go depth 3");
+  s.send_all({"setoption newgame", "position startpos moves h2e2", "go depth 3"});
   best = s.wait_prefix("bestmove ", std::size_t(best) + 1);
   ASSERT_GE(best, 0);
   EXPECT_EQ(move_word(pos, s.lines()[std::size_t(best)]), first);
@@ -53,9 +49,7 @@ TEST(Ucci, ABanOfEveryLegalMoveOrOfAnIllegalOneIsRefused) {
   Session s;
   s.send("ucci");
   // Black is mated: no legal move at all.
-  s.send("position fen 3k5/3R5/9/9/9/9/9/9/9/3RK4 b - - 0 1");
-  s.send("banmoves h2e2");
-  s.send("go depth 2");
+  s.send_all({"position fen 3k5/3R5/9/9/9/9/9/9/9/3RK4 b - - 0 1", "banmoves h2e2", "go depth 2"});
   ASSERT_GE(s.wait_line("nobestmove"), 0);
   EXPECT_EQ(s.count_prefix("info string banmoves: 'h2e2' is not a legal move"), 1);
   s.send("position startpos");
@@ -90,9 +84,7 @@ TEST(Ucci, EveryBackendAtTwoThreadsPlaysOnlyAnUnbannedMove) {
 
 TEST(Ucci, GoTimeIsInSecondsUnlessUsemillisecAndEndsTheSearchByItself) {
   Session s;
-  s.send("ucci");
-  s.send("position startpos");
-  s.send("go time 1 increment 0 opptime 1");
+  s.send_all({"ucci", "position startpos", "go time 1 increment 0 opptime 1"});
   const int first = s.wait_prefix("bestmove ");
   ASSERT_GE(first, 0);
   s.send("setoption usemillisec true");
@@ -103,13 +95,13 @@ TEST(Ucci, GoTimeIsInSecondsUnlessUsemillisecAndEndsTheSearchByItself) {
 
 TEST(Ucci, IllegalMovesAndGarbageGetAMessageAndTheLoopGoesOn) {
   Session s;
-  s.send("ucci");
-  s.send("position startpos moves h2e2 a0a5");
-  s.send("setoption nosuchoption 3");
-  s.send("setoption usemillisec maybe");
-  s.send("go time abc");
-  s.send("bogus");
-  s.send("isready");
+  s.send_all({"ucci",
+              "position startpos moves h2e2 a0a5",
+              "setoption nosuchoption 3",
+              "setoption usemillisec maybe",
+              "go time abc",
+              "bogus",
+              "isready"});
   ASSERT_GE(s.wait_line("readyok"), 0);
   EXPECT_EQ(s.count_prefix("info string "), 5);
   EXPECT_EQ(s.count_prefix("info string move 2 'a0a5' is illegal"), 1);

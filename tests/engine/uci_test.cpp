@@ -78,10 +78,10 @@ TEST(Uci, IllegalOrMalformedPositionIsRefusedAndThePositionKept) {
   Session s;
   s.send("position startpos moves h2e2");
   s.send("position startpos moves h2e2 h2e2");  // the second h2e2 is black's: illegal
-  s.send("position startpos moves h2e2 xyz");
-  s.send("position fen not/a/fen w");
-  s.send("position");
-  s.send("go depth 2");
+  s.send_all({"position startpos moves h2e2 xyz",
+              "position fen not/a/fen w",
+              "position",
+              "go depth 2"});
   const int best = s.wait_prefix("bestmove ");
   ASSERT_GE(best, 0);
   const std::vector<std::string> lines = s.lines();
@@ -179,11 +179,11 @@ TEST(Uci, EveryBackendAtTwoThreadsStopsAnInfiniteSearchWithALegalMove) {
 
 TEST(Uci, SetOptionChangesTheBackendBetweenSearches) {
   Session s;
-  s.send("setoption name Backend value ybwc");
-  s.send("setoption name Threads value 2");
-  s.send("setoption name Clear Hash");
-  s.send("ucinewgame");
-  s.send("isready");
+  s.send_all({"setoption name Backend value ybwc",
+              "setoption name Threads value 2",
+              "setoption name Clear Hash",
+              "ucinewgame",
+              "isready"});
   ASSERT_GE(s.wait_line("readyok"), 0);
   EXPECT_EQ(s.count_prefix("info string"), 0);
   s.send("go depth 3");

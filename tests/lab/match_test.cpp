@@ -71,12 +71,24 @@ TEST(MatchPlayers, BadSpecsAreRefused) {
     EXPECT_THROW(make_player(bad, 2s), std::invalid_argument) << bad;
 }
 
-// Red's fake engine plays a0a9 (the rook through its own pawn): it forfeits.
-TEST(MatchForfeits, IllegalMoveLoses) {
-  const auto bad = make_player("uci:" + fake_engine("illegal", "echo 'bestmove a0a9'"), 2s);
+// One game between a fake engine (red or black) and the built-in engine.
+struct FakeGame {
+  std::unique_ptr<Player> fake;
+  GameRecord g;
+};
+FakeGame play_fake(const std::string& name, const std::string& on_go, bool fake_is_red,
+                   const TimeControl& tc = fast()) {
+  FakeGame r{make_player("uci:" + fake_engine(name, on_go), 2s), {}};
   const auto good = make_player("xqlab", 2s);
   Position start;
-  const GameRecord g = play_game(*bad, *good, "start", start, fast(), {});
+  r.g = fake_is_red ? play_game(*r.fake, *good, "start", start, tc, {})
+                    : play_game(*good, *r.fake, "start", start, tc, {});
+  return r;
+}
+
+// Red's fake engine plays a0a9 (the rook through its own pawn): it forfeits.
+TEST(MatchForfeits, IllegalMoveLoses) {
+  const GameRecord g = play_fake("illegal", "echo 'bestmove a0a9'", true).g;
   EXPECT_EQ(g.result, GameResult::BlackWins);
   EXPECT_NE(g.reason.find("illegal move 'a0a9'"), std::string::npos) << g.reason;
   EXPECT_NE(g.reason.find("illegal (red) forfeits"), std::string::npos) << g.reason;
@@ -87,10 +99,7 @@ TEST(MatchForfeits, IllegalMoveLoses) {
 // the grace period (about 0.5 s here), the engine is killed and restarted
 // for the next game.
 TEST(MatchForfeits, HangLosesAndTheEngineIsRestarted) {
-  const auto hang = make_player("uci:" + fake_engine("hang", "true"), 2s);
-  const auto good = make_player("xqlab", 2s);
-  Position start;
-  const GameRecord g = play_game(*good, *hang, "start", start, fast(), {});
+  const auto [hang, g] = play_fake("hang", "true", false);
   EXPECT_EQ(g.result, GameResult::RedWins);
   EXPECT_NE(g.reason.find("hang (black) forfeits: hangs"), std::string::npos) << g.reason;
   EXPECT_EQ(g.moves.size(), 1u);
@@ -98,22 +107,16 @@ TEST(MatchForfeits, HangLosesAndTheEngineIsRestarted) {
 }
 
 TEST(MatchForfeits, CrashLoses) {
-  const auto crash = make_player("uci:" + fake_engine("crash", "exit 3"), 2s);
-  const auto good = make_player("xqlab", 2s);
-  Position start;
-  const GameRecord g = play_game(*crash, *good, "start", start, fast(), {});
+  const GameRecord g = play_fake("crash", "exit 3", true).g;
   EXPECT_EQ(g.result, GameResult::BlackWins);
   EXPECT_NE(g.reason.find("crashed (exit status 3)"), std::string::npos) << g.reason;
 }
 
 TEST(MatchForfeits, LateMoveLosesOnTime) {
-  const auto slow = make_player("uci:" + fake_engine("late", "sleep 0.3; echo 'bestmove h2e2'"), 2s);
-  const auto good = make_player("xqlab", 2s);
   TimeControl tc = fast();
   tc.margin_ms = 50;
   tc.grace_ms = 1000;
-  Position start;
-  const GameRecord g = play_game(*slow, *good, "start", start, tc, {});
+  const GameRecord g = play_fake("late", "sleep 0.3; echo 'bestmove h2e2'", true, tc).g;
   EXPECT_EQ(g.result, GameResult::BlackWins);
   EXPECT_NE(g.reason.find("loses on time"), std::string::npos) << g.reason;
 }

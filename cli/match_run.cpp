@@ -1,0 +1,35 @@
+#include "cli/match_run.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace xq::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+extern "C" void on_match_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
+
+}  // namespace
+
+lab::MatchResult run_match_until_sigint(const lab::MatchConfig& config, const std::string& prefix) {
+  g_stop.store(false);
+  const auto previous = std::signal(SIGINT, on_match_sigint);
+  lab::MatchResult r;
+  try {
+    r = lab::run_match(
+        config,
+        [&prefix](const std::string& line) {
+          std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
+        },
+        &g_stop);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  std::signal(SIGINT, previous);
+  return r;
+}
+
+}  // namespace xq::cli

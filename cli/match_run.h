@@ -1,0 +1,15 @@
+// Running a match from a command: Ctrl-C ends it after the games under way
+// (the result then says interrupted), and the previous SIGINT handler is
+// back when it returns or throws.
+#pragma once
+
+#include <string>
+
+#include "lab/match.h"
+
+namespace xq::cli {
+
+// Progress lines go to stderr, each after `prefix`.
+lab::MatchResult run_match_until_sigint(const lab::MatchConfig& config, const std::string& prefix);
+
+}  // namespace xq::cli
