@@ -1,7 +1,8 @@
 // The time manager's limits for sample clocks, worked out by hand from the
-// formula documented in search/timeman.h (left = time - overhead, horizon 30
-// or min(movestogo, 50), target = left / horizon + inc, soft = min(target/2,
-// left/4), hard = min(2 target, left/2), both at least 1 and hard >= soft).
+// formula documented in search/timeman.h (left = time - overhead, usable =
+// left - min(left/2, 3 inc), horizon 30 or min(movestogo, 50), target =
+// usable / horizon + inc, soft = min(target/2, usable/4), hard = min(2 target,
+// usable/2), both at least 1 and hard >= soft).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,14 +23,16 @@ struct ClockCase {
 const std::vector<ClockCase> kClockCases = {
     // left 59990, target 59990/30 = 1999 -> soft 999, hard 3998
     {{60000, 0, 0}, 10, {999, 3998}, "sudden death, one minute"},
-    // left 299950, target 299950/40 + 2000 = 9498 -> soft 4749, hard 18996
-    {{300000, 2000, 40}, 50, {4749, 18996}, "40 moves in 5 minutes plus 2 s"},
+    // left 299950, usable 299950 - 6000, target 293950/40 + 2000 = 9348
+    // -> soft 4674, hard 18696
+    {{300000, 2000, 40}, 50, {4674, 18696}, "40 moves in 5 minutes plus 2 s"},
     // left 120000, horizon capped at 50: target 2400 -> soft 1200, hard 4800
     {{120000, 0, 100}, 0, {1200, 4800}, "movestogo beyond the horizon cap"},
     // last move before the control: target 10000 -> soft left/4, hard left/2
     {{10000, 0, 1}, 0, {2500, 5000}, "movestogo 1 keeps half the clock"},
-    // increment larger than the clock: target 33 + 5000 -> capped by left/4, left/2
-    {{1000, 5000, 0}, 0, {250, 500}, "increment larger than the time left"},
+    // increment larger than the clock: half kept back, usable 500, target
+    // 16 + 5000 -> capped by usable/4, usable/2
+    {{1000, 5000, 0}, 0, {125, 250}, "increment larger than the time left"},
     // the overhead eats the clock: left 0 -> the 1 ms floor
     {{5, 0, 0}, 10, {1, 1}, "less time than the overhead"},
     // a negative clock (a GUI reporting a flag fall) counts as 0
@@ -80,6 +83,27 @@ TEST(TimeManager, LimitsArePositiveOrderedAndSafeOverAGrid) {
           ++ran;
         }
   EXPECT_EQ(ran, 8 * 4 * 5 * 3);
+}
+
+// The worst case of a game with an increment: every move spends its whole
+// hard limit. The clock must settle at several increments, not at the one
+// increment that a stall of a few hundred ms turns into a loss on time.
+TEST(TimeManager, HardLimitMovesKeepSeveralIncrementsOnTheClock) {
+  struct Tc {
+    std::int64_t base, inc;
+  };
+  const Tc tcs[] = {{1000, 100}, {10000, 100}, {3000, 1000}, {60000, 500}};
+  int ran = 0;
+  for (const Tc tc : tcs) {
+    std::int64_t clock = tc.base;
+    for (int move = 0; move < 300; ++move) {
+      const TimeBudget b = budget_for_clock({clock, tc.inc, 0}, 10);
+      clock += tc.inc - b.hard_ms;
+      ASSERT_GE(clock, 3 * tc.inc) << tc.base << "+" << tc.inc << " move " << move;
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, 4 * 300);
 }
 
 TEST(TimeManager, ApplyBudgetSetsTheSoftAndHardLimits) {
