@@ -60,8 +60,9 @@ struct BackendConfig {
   // ybwc, dts: a younger brother searched at a split point checks a
   // null-window result against the node's current alpha, which other
   // threads may have raised, before its full-window re-search
-  // (SplitContext::live_alpha).
-  bool split_live_alpha = true;
+  // (SplitContext::live_alpha). Off by default: on the shipped suites it
+  // moved search overhead by less than its run-to-run spread.
+  bool split_live_alpha = false;
   // abdada: nodes with less remaining depth neither mark their entry busy
   // nor are searched exclusively (never deferred).
   Depth abdada_defer_depth = 2;

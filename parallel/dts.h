@@ -113,7 +113,7 @@ struct Settings {
   int gratuitous_limit = 2;
   bool gratuitous_at_cut = false;
   Policy policy = Policy::Depth;
-  bool live_alpha = true;
+  bool live_alpha = false;
 };
 Settings settings_of(const BackendConfig& config);
 
