@@ -57,6 +57,12 @@ struct BackendConfig {
   // dts: how an idle thread picks among the open split points, an index into
   // dts::kPolicyNames (parallel/dts_policy.h): depth, moves, type, first.
   int split_policy = 0;
+  // ybwc, dts: a younger brother searched at a split point checks a
+  // null-window result against the node's current alpha, which other
+  // threads may have raised, before its full-window re-search
+  // (SplitContext::live_alpha). Off by default: on the shipped suites it
+  // moved search overhead by less than its run-to-run spread.
+  bool split_live_alpha = false;
   // abdada: nodes with less remaining depth neither mark their entry busy
   // nor are searched exclusively (never deferred).
   Depth abdada_defer_depth = 2;

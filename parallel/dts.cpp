@@ -23,6 +23,7 @@ Settings settings_of(const BackendConfig& c) {
   s.gratuitous_limit = std::max(c.gratuitous_limit, 0);
   s.gratuitous_at_cut = c.gratuitous_at_cut;
   s.policy = Policy(std::clamp(c.split_policy, 0, int(kPolicyNames.size()) - 1));
+  s.live_alpha = c.split_live_alpha;
   return s;
 }
 
@@ -209,7 +210,9 @@ bool Pool::run_moves(Thread& t, SplitPoint& sp) {
     const Value v = sp.search_move(sp.closure, t, m, alpha, ctx);
     if (stopped(t)) return false;  // v is meaningless
     TimedLock g(sp.lock, t.stats);
-    if (!sp.result.record(m, v, t.pv[std::size_t(ctx.ply) + 1], ctx.beta)) continue;
+    const bool cut = sp.result.record(m, v, t.pv[std::size_t(ctx.ply) + 1], ctx.beta);
+    sp.live_alpha.store(sp.result.alpha, std::memory_order_relaxed);
+    if (!cut) continue;
     sp.open = false;
     sp.describe();
     if (sp.cutoff.exchange(true, std::memory_order_relaxed)) return false;
@@ -319,8 +322,10 @@ void Pool::publish(Thread& t, SplitPoint& sp, SplitContext& ctx, split::SearchMo
     sp.moves_left = ctx.picker->remaining();
     sp.result.start(ctx);
     sp.cutoff.store(false, std::memory_order_relaxed);
+    sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);
     sp.describe();
   }
+  ctx.live_alpha = settings_.live_alpha ? &sp.live_alpha : nullptr;
   ++t.stats.splits;
   if (gratuitous) {
     ++t.stats.gratuitous_splits;

@@ -67,6 +67,9 @@ struct SplitPoint {
 
   // -- Read without the lock.
   std::atomic<bool> cutoff{false};  // at every node of every thread below
+  // result.alpha as last written under `lock`, for the node's re-search
+  // test (SplitContext::live_alpha).
+  std::atomic<Value> live_alpha{0};
   // The descriptor (dts_policy.h pack()), 0 once closed; written under `lock`.
   std::atomic<std::uint64_t> summary{0};
 
@@ -110,6 +113,7 @@ struct Settings {
   int gratuitous_limit = 2;
   bool gratuitous_at_cut = false;
   Policy policy = Policy::Depth;
+  bool live_alpha = false;
 };
 Settings settings_of(const BackendConfig& config);
 

@@ -105,6 +105,11 @@ std::vector<BackendParam> make_params() {
                {dts::kPolicyNames.begin(), dts::kPolicyNames.end()},
                [](const BackendConfig& c) { return std::int64_t(c.split_policy); },
                [](BackendConfig& c, std::int64_t x) { c.split_policy = int(x); }});
+  v.push_back({"live_alpha",
+               "re-search a split point's younger brother from the node's current alpha",
+               {"ybwc", "dts"}, 0, 1, {"no", "yes"},
+               [](const BackendConfig& c) { return std::int64_t(c.split_live_alpha ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.split_live_alpha = x == 1; }});
   return v;
 }
 

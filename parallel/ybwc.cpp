@@ -18,6 +18,7 @@ using split::descends_from;
 Pool::Pool(const BackendConfig& config)
     : min_split_depth_(std::max<Depth>(config.min_split_depth, 1)),
       max_splits_(std::max(config.max_splits_per_thread, 1)),
+      live_alpha_(config.split_live_alpha),
       os_threads_(config.threads) {
   for (int i = 0; i < config.threads; ++i)
     threads_.push_back(std::make_unique<Thread>(i, max_splits_));
@@ -166,6 +167,7 @@ void Pool::run_moves(Thread& t, SplitPoint& sp) {
       sp.best_move = m;
       if (v > sp.alpha) {
         sp.alpha = v;
+        sp.live_alpha.store(v, std::memory_order_relaxed);
         set_line(sp.pv, m, t.pv[std::size_t(ctx.ply) + 1]);
         sp.has_pv = true;
         if (v >= ctx.beta) {
@@ -262,7 +264,9 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
     sp.moves_searched = ctx.moves_searched;
     sp.has_pv = false;
     sp.cutoff.store(false, std::memory_order_relaxed);
+    sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);
   }
+  ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
   t.split_count.store(index + 1, std::memory_order_release);
   t.active = &sp;
   ++t.stats.splits;

@@ -70,6 +70,9 @@ struct SplitPoint {
 
   // -- Read without the lock at every node of every thread below.
   std::atomic<bool> cutoff{false};
+  // `alpha` as last written under `lock`, for the node's re-search test
+  // (SplitContext::live_alpha).
+  std::atomic<Value> live_alpha{0};
 };
 
 // A search thread: the engine's Worker plus its split-point bookkeeping.
@@ -136,6 +139,7 @@ class Pool {
 
   const Depth min_split_depth_;
   const int max_splits_;
+  const bool live_alpha_;
   std::vector<std::unique_ptr<Thread>> threads_;
   SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
 

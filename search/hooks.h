@@ -35,6 +35,7 @@
 //    test them with a null window and re-search the ones that fail high.
 #pragma once
 
+#include <atomic>
 #include <optional>
 
 #include "board/types.h"
@@ -57,6 +58,11 @@ struct SplitContext {
   int moves_searched = 0;
   MovePicker* picker = nullptr;  // the node's remaining moves
   bool cutoff = false;           // set when best_value >= beta
+  // While the node is split, the backend may point this at the node's
+  // current alpha (raised by any thread, read relaxed): a thread whose
+  // null-window search of a younger brother beat the alpha it started from
+  // checks it against the current one before the full-window re-search.
+  const std::atomic<Value>* live_alpha = nullptr;
 };
 
 // The serial no-op hooks, and the defaults of every backend's hooks: a

@@ -20,6 +20,7 @@
 #include "search/node_guard.h"
 #include "search/options.h"
 #include "search/shared.h"
+#include "search/split_child.h"
 #include "search/values.h"
 #include "search/worker.h"
 
@@ -364,7 +365,7 @@ class Search {
   void split_and_merge(Worker& w, SplitContext& ctx, Value& alpha, Value& best, Move& best_move,
                        int& searched) {
     hooks_.split(w, ctx, [this](Worker& hw, Move hm, Value a, const SplitContext& c) {
-      return child(hw, hm, a, c.beta, c.depth, c.ply, c.pv_node, false);
+      return split_child(*this, hw, hm, a, c);
     });
     if (stopped(w)) return;
     searched = std::max(searched, ctx.moves_searched);
