@@ -89,13 +89,15 @@ TEST(TuneStats, PairedRatiosAverageRunsPerPosition) {
 TEST(TuneSpace, DefaultFirstAndEveryCombinationOnce) {
   BackendConfig base;
   const std::vector<TuneAxis> space = default_space("ybwc", base);
-  ASSERT_EQ(space.size(), 2u);  // min_split_depth, max_splits_per_thread
+  ASSERT_EQ(space.size(), 3u);  // min_split_depth, max_splits_per_thread, live_alpha
   const auto c = tune_candidates(space, base);
-  EXPECT_EQ(c.size(), space[0].values.size() * space[1].values.size());
+  EXPECT_EQ(c.size(),
+            space[0].values.size() * space[1].values.size() * space[2].values.size());
   EXPECT_EQ(c[0], (std::vector<std::string>{
                       "min_split_depth=" + find_param("min_split_depth").value_text(base),
                       "max_splits_per_thread=" +
-                          find_param("max_splits_per_thread").value_text(base)}));
+                          find_param("max_splits_per_thread").value_text(base),
+                      "live_alpha=" + find_param("live_alpha").value_text(base)}));
   for (std::size_t i = 0; i < c.size(); ++i)
     for (std::size_t j = i + 1; j < c.size(); ++j) EXPECT_NE(c[i], c[j]);
 }
