@@ -120,6 +120,7 @@ class LazyHooks : public SerialHooks {
   bool aborted(const Worker& w) const { return threads_.helper_stopped(w); }
   void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
   bool skip_depth(const Worker& w, Depth d) const { return lazysmp::skips(skip_, w.id, d); }
+  bool bound_by_depth_limit(const Worker& w) const { return w.id == 0; }
   Value window_shift(const Worker& w) const { return lazysmp::window_shift(offset_, w.id); }
 
  private:

@@ -72,7 +72,9 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
                                  Observer* observer, Depth depth_offset = 0) {
   SearchResult result;
   const SearchOptions& opt = shared.options;
-  const Depth max_depth = opt.limits.depth > 0 ? std::min(opt.limits.depth, kMaxDepth) : kMaxDepth;
+  Depth max_depth = opt.limits.depth > 0 ? std::min(opt.limits.depth, kMaxDepth) : kMaxDepth;
+  if constexpr (Hooks::kSkipsDepths)
+    if (!search.hooks().bound_by_depth_limit(w)) max_depth = kMaxDepth;
   if (MoveList(w.pos).size == 0) {  // mated or stalemated: nothing to search
     result.score = mated_in(0);
     result.completed = true;

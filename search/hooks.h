@@ -122,6 +122,10 @@ struct SerialHooks {
   // of its aspiration window away from the previous score.
   static constexpr bool kSkipsDepths = false;
   bool skip_depth(const Worker&, Depth) const { return false; }
+  // With kSkipsDepths: whether the depth limit binds this thread. Lazy SMP's
+  // helpers deepen past it until the main thread is done; otherwise a helper
+  // that reaches the limit first idles while the main thread finishes.
+  bool bound_by_depth_limit(const Worker&) const { return true; }
   Value window_shift(const Worker&) const { return 0; }
   // A cutoff above made this thread's work useless (split-point backends).
   bool aborted(const Worker&) const { return false; }

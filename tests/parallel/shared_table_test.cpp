@@ -259,6 +259,39 @@ TEST(LazySmpSkips, DriverSearchesOnlyTheScheduledDepths) {
   EXPECT_EQ(r.depth, 5);
 }
 
+// Lazy SMP's helpers are not bound by the depth limit (the main thread and
+// the summed node count are): a helper deepens past it until stopped, here
+// by a node limit, instead of idling while the main thread finishes.
+struct HelperPastLimitHooks : SerialHooks {
+  static constexpr bool kSkipsDepths = true;
+  bool bound_by_depth_limit(const Worker& w) const { return w.id == 0; }
+};
+
+TEST(LazySmpSkips, OnlyTheMainThreadStopsAtTheDepthLimit) {
+  int ran = 0;
+  for (const int id : {0, 1}) {
+    XorTable tt;
+    tt.configure(4, 4, Replacement::DepthPreferred);
+    HelperPastLimitHooks hooks;
+    SearchShared shared;
+    shared.options.limits.depth = 3;
+    shared.options.limits.nodes = 200000;
+    Search<XorTable, HelperPastLimitHooks> search(tt, hooks, shared);
+    auto w = std::make_unique<Worker>(id);
+    w->pos = Position();
+    DepthLog log;
+    iterative_deepening(search, *w, shared, &log);
+    ASSERT_FALSE(log.depths.empty());
+    if (id == 0) {
+      EXPECT_EQ(log.depths.back(), 3);
+    } else {
+      EXPECT_GT(log.depths.back(), 3);
+    }
+    ++ran;
+  }
+  EXPECT_EQ(ran, 2);
+}
+
 TEST(LazySmpVote, WeightedByScoreMarginAndDepth) {
   const Position pos;
   const MoveList moves(pos);
