@@ -324,8 +324,8 @@ void Pool::publish(Thread& t, SplitPoint& sp, SplitContext& ctx, split::SearchMo
     sp.cutoff.store(false, std::memory_order_relaxed);
     sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);
     sp.describe();
+    ctx.live_alpha = settings_.live_alpha ? &sp.live_alpha : nullptr;
   }
-  ctx.live_alpha = settings_.live_alpha ? &sp.live_alpha : nullptr;
   ++t.stats.splits;
   if (gratuitous) {
     ++t.stats.gratuitous_splits;

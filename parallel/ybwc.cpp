@@ -265,8 +265,8 @@ void Pool::split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* clos
     sp.has_pv = false;
     sp.cutoff.store(false, std::memory_order_relaxed);
     sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);
+    ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
   }
-  ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
   t.split_count.store(index + 1, std::memory_order_release);
   t.active = &sp;
   ++t.stats.splits;
