@@ -17,19 +17,17 @@ namespace xq {
 using AbdadaWorkers = std::vector<std::unique_ptr<Worker>>;
 
 // The hooks the node function is compiled with.
-class AbdadaHooks : public SerialHooks {
+class AbdadaHooks : public RootSharingHooks {
  public:
   static constexpr bool kClaimsNodes = true;
   // A lone thread has nobody to defer to: its marks would be pure cost
   // (a write per claim and per release), so it claims nothing.
   static constexpr Depth kNoClaims = 1 << 20;
 
-  static constexpr bool kSharesRoot = true;
-
   // root: the root's shared best (null: each thread keeps its own alpha).
   AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
               RootShare* root)
-      : root_(c.threads > 1 ? root : nullptr),
+      : RootSharingHooks(c.threads > 1 ? root : nullptr),
         claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
         reprobe_depth_(c.abdada_reprobe_depth),
         defer_root_(c.abdada_defer_root),
@@ -37,12 +35,6 @@ class AbdadaHooks : public SerialHooks {
         helpers_done_(done) {}
 
   Depth claim_depth() const { return claim_depth_; }
-  void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
-    if (root_) root_->publish(depth, lo, hi, v, w.pv[0]);
-  }
-  bool adopt_root(Worker& w, Depth depth, Value lo, Value hi, Value& best) {
-    return root_ && root_->adopt(depth, lo, hi, best, w.pv[0]);
-  }
   bool defer_root() const { return defer_root_; }
   Depth reprobe_depth() const { return reprobe_depth_; }
   // The main thread ends by its own limits; helpers when it is done.
@@ -55,7 +47,6 @@ class AbdadaHooks : public SerialHooks {
   }
 
  private:
-  RootShare* const root_;  // null for a lone thread
   const Depth claim_depth_;
   const Depth reprobe_depth_;
   const bool defer_root_;

@@ -38,22 +38,17 @@ struct SimpleSettings {
 };
 
 template <class Table>
-class SimpleHooks : public SerialHooks {
+class SimpleHooks : public RootSharingHooks {
  public:
   static constexpr bool kDefersMoves = true;
   static constexpr bool kTracksNodes = true;
-  static constexpr bool kSharesRoot = true;
 
   SimpleHooks(BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s,
               RootShare& root)
-      : busy_(busy), threads_(threads), s_(s), root_(threads.size() > 1 ? &root : nullptr) {}
-
-  void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
-    if (root_) root_->publish(depth, lo, hi, v, w.pv[0]);
-  }
-  bool adopt_root(Worker& w, Depth depth, Value lo, Value hi, Value& best) {
-    return root_ && root_->adopt(depth, lo, hi, best, w.pv[0]);
-  }
+      : RootSharingHooks(threads.size() > 1 ? &root : nullptr),
+        busy_(busy),
+        threads_(threads),
+        s_(s) {}
 
   bool aborted(const Worker& w) const { return threads_.helper_stopped(w); }
   void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
@@ -102,7 +97,6 @@ class SimpleHooks : public SerialHooks {
   BusyMoves& busy_;
   RootThreads<SimpleThread>& threads_;
   const SimpleSettings s_;
-  RootShare* const root_;  // null for a lone thread
 };
 
 template <class Table>

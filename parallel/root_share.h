@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "board/types.h"
+#include "search/hooks.h"
 #include "search/worker.h"
 
 namespace xq {
@@ -48,6 +49,25 @@ class RootShare {
   Depth depth_ = 0;  // 0: nothing published
   Value lo_ = 0, hi_ = 0, best_ = 0;
   PvLine pv_;
+};
+
+// The hooks' side of it (search/hooks.h, kSharesRoot), for backends whose
+// threads each search the whole root; a lone thread passes null and keeps
+// its own alpha.
+class RootSharingHooks : public SerialHooks {
+ public:
+  static constexpr bool kSharesRoot = true;
+  explicit RootSharingHooks(RootShare* root) : root_(root) {}
+
+  void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
+    if (root_) root_->publish(depth, lo, hi, v, w.pv[0]);
+  }
+  bool adopt_root(Worker& w, Depth depth, Value lo, Value hi, Value& best) {
+    return root_ && root_->adopt(depth, lo, hi, best, w.pv[0]);
+  }
+
+ private:
+  RootShare* const root_;
 };
 
 }  // namespace xq
