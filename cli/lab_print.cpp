@@ -29,14 +29,14 @@ void print_time_shares(const std::vector<lab::LabSummary>& rows) {
               " search overhead,\nso that S = p x (1 - idle - sync - overhead) with summed"
               " times; cpu = CPU got / (wall x threads), median over runs; contested: some run"
               " got < %.0f%% of the CPU it wanted\n", 100.0 * lab::kContestedShare);
-  std::printf("%-10s %-11s %3s %7s %7s %7s %7s %12s %7s %7s %8s %5s %5s %s\n", "backend", "hash",
+  std::printf("%-13s %-11s %3s %7s %7s %7s %7s %12s %7s %7s %8s %5s %5s %s\n", "backend", "hash",
               "thr", "search", "idle", "lock", "copy", "wasted", "L.idle", "L.sync", "L.ovhd",
               "cpu", "load", "");
   for (const lab::LabSummary& r : rows) {
     const double all = r.time_search + r.time_idle + r.time_lock + r.time_copy;
     const bool t = r.timed && all > 0;
     const double load = r.cpu_runs.empty() ? -1 : r.cpu_runs.front().load_average;
-    std::printf("%-10s %-11s %3d %7s %7s %7s %7s %12s %7s %7s %8s %4.0f%% %5.2f %s\n",
+    std::printf("%-13s %-11s %3d %7s %7s %7s %7s %12s %7s %7s %8s %4.0f%% %5.2f %s\n",
                 r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
                 percent(t, r.time_search / all).c_str(), percent(t, r.time_idle / all).c_str(),
                 percent(t, r.time_lock / all).c_str(), percent(t, r.time_copy / all).c_str(),
@@ -44,6 +44,36 @@ void print_time_shares(const std::vector<lab::LabSummary>& rows) {
                 percent(r.has_loss, r.loss_idle).c_str(), percent(r.has_loss, r.loss_sync).c_str(),
                 percent(r.has_loss, r.loss_overhead).c_str(), 100.0 * r.cpu_share, load,
                 r.contested ? "CONTESTED: speedup not clean" : "");
+  }
+}
+
+// The paired per-run speedups, and for the backends that coordinate through
+// the table, what their busy marks did (lab/summary.h defines both).
+void print_runs_and_marks(const std::vector<lab::LabSummary>& rows) {
+  bool marks = false;
+  for (const lab::LabSummary& r : rows) marks = marks || r.coordinates();
+  std::printf("\npaired S = T(serial) / T of the same run (configurations alternate within a run),"
+              " median [min, max] over runs%s\n",
+              marks ? "; busy-mark counts per run (median over runs): busy answers, deferred"
+                      " moves, deferred moves searched in pass 1, cutoff re-probes, lost"
+                      " releases (count at zero), marks left set at the end"
+                    : "");
+  std::printf("%-13s %-11s %3s %21s", "backend", "hash", "thr", "paired S med [min, max]");
+  if (marks)
+    std::printf(" %10s %10s %10s %10s %8s %8s", "busy", "deferred", "pass-1", "reprobes", "lost",
+                "leaks");
+  std::printf("\n");
+  for (const lab::LabSummary& r : rows) {
+    char paired[64] = "-";
+    if (!r.run_speedups.empty())
+      std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
+                    r.paired_max);
+    std::printf("%-13s %-11s %3d %21s", r.config.backend.c_str(), r.config.hash.c_str(),
+                r.config.threads, paired);
+    if (marks && r.coordinates())
+      std::printf(" %10.0f %10.0f %10.0f %10.0f %8.0f %8.0f", r.busy_answers, r.deferrals,
+                  r.deferred_searches, r.cutoff_reprobes, r.mark_underflows, r.mark_leaks);
+    std::printf("\n");
   }
 }
 
@@ -62,12 +92,12 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
               " same hash) / T (ratio of summed times);\nE = S / threads; SO = nodes / serial"
               " nodes; S spread = min/median/max of per-position speedups; agree = best move as"
               " serial's\n\n");
-  std::printf("%-10s %-11s %3s %9s %8s %6s %5s %12s %6s %10s %6s %9s %9s %6s %17s\n", "backend",
+  std::printf("%-13s %-11s %3s %9s %8s %6s %5s %12s %6s %10s %6s %9s %9s %6s %17s\n", "backend",
               "hash", "thr", "T (s)", "ms/pos", "S", "E", "nodes", "SO", "nps", "tthit",
               "splits", "aborts", "agree", "S min/med/max");
   for (const lab::LabSummary& r : rows) {
     std::printf(
-        "%-10s %-11s %3d %9.3f %8.1f %6.3f %5.2f %12.0f %6.3f %10.0f %5.1f%% %9.0f %9.0f %5.1f%% "
+        "%-13s %-11s %3d %9.3f %8.1f %6.3f %5.2f %12.0f %6.3f %10.0f %5.1f%% %9.0f %9.0f %5.1f%% "
         "%5.2f/%5.2f/%5.2f\n",
         r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads, r.seconds,
         r.ms_per_position, r.speedup, r.efficiency, r.nodes, r.overhead, r.nps,
@@ -75,6 +105,7 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
         r.spread_max);
   }
   print_time_shares(rows);
+  print_runs_and_marks(rows);
   const std::string note = lab::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }

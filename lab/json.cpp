@@ -128,6 +128,18 @@ void to_json(Json& j, const LabSummary& r) {
   }
   if (r.has_loss)
     j["loss"] = Json{{"idle", r.loss_idle}, {"sync", r.loss_sync}, {"overhead", r.loss_overhead}};
+  j["paired_speedup"] = r.run_speedups.empty()
+                            ? Json()
+                            : Json{{"median", r.paired_median},
+                                   {"min", r.paired_min},
+                                   {"max", r.paired_max},
+                                   {"runs", r.run_speedups}};
+  j["coordination"] = Json{{"busy_answers", r.busy_answers},
+                           {"deferrals", r.deferrals},
+                           {"deferred_searches", r.deferred_searches},
+                           {"cutoff_reprobes", r.cutoff_reprobes},
+                           {"mark_underflows", r.mark_underflows},
+                           {"mark_leaks", r.mark_leaks}};
   Json runs = Json::array();
   for (const RunCpu& c : r.cpu_runs)
     runs.push_back(Json{{"run", c.run},

@@ -141,20 +141,23 @@ std::string lab_csv_header() {
   return "run,backend,hash,threads,position,name,depth,seconds,nodes,qnodes,nps,tt_probes,"
          "tt_hits,tt_cutoffs,tt_torn,bad_tt_moves,splits,joins,aborts,idle_seconds,bestmove,"
          "score,agrees,search_seconds,lock_seconds,copy_seconds,wasted_nodes,cpu_seconds,"
-         "cpu_share,load_average,contested";
+         "cpu_share,load_average,contested,busy_answers,deferrals,deferred_searches,"
+         "cutoff_reprobes,mark_underflows,mark_leaks";
 }
 
 namespace {
 
-// The time-accounting and CPU columns of a CSV row.
+// The time-accounting, CPU and shared-table coordination columns of a CSV row.
 std::string cpu_fields(const LabRun& r, int threads) {
   const SearchStats& st = r.result.stats;
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%llu,%.6f,%.4f,%.2f,%d",
+  auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  char buf[384];
+  std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%llu,%.6f,%.4f,%.2f,%d,%llu,%llu,%llu,%llu,%llu,%llu",
                 double(st.search_seconds), double(st.lock_seconds), double(st.copy_seconds),
-                static_cast<unsigned long long>(st.wasted_nodes), r.cpu_seconds,
-                cpu_share(r.cpu_seconds, r.seconds, threads), r.load_average,
-                contested(r.cpu_seconds, r.seconds, threads, st.idle_seconds) ? 1 : 0);
+                u(st.wasted_nodes), r.cpu_seconds, cpu_share(r.cpu_seconds, r.seconds, threads),
+                r.load_average, contested(r.cpu_seconds, r.seconds, threads, st.idle_seconds) ? 1 : 0,
+                u(st.busy_answers), u(st.deferrals), u(st.deferred_searches), u(st.cutoff_reprobes),
+                u(st.mark_underflows), u(st.mark_leaks));
   return buf;
 }
 

@@ -13,6 +13,7 @@ namespace {
 struct Sums {
   std::vector<double> seconds, nodes, tt_hits, tt_probes, splits, joins, aborts;
   std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
+  std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
   int agree = 0, searches = 0;
@@ -23,7 +24,8 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
   std::vector<Sums> sums(s.configs.size());
   for (Sums& x : sums) {
     for (auto* v : {&x.seconds, &x.nodes, &x.tt_hits, &x.tt_probes, &x.splits, &x.joins,
-                    &x.aborts, &x.wasted, &x.cpu, &x.idle, &x.load})
+                    &x.aborts, &x.wasted, &x.cpu, &x.idle, &x.load, &x.busy, &x.deferrals,
+                    &x.deferred, &x.reprobes, &x.underflows, &x.leaks})
       v->assign(std::size_t(s.runs), 0.0);
     x.position_seconds.assign(positions, {});
   }
@@ -39,6 +41,12 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     x.joins[k] += double(st.joins);
     x.aborts[k] += double(st.aborts);
     x.wasted[k] += double(st.wasted_nodes);
+    x.busy[k] += double(st.busy_answers);
+    x.deferrals[k] += double(st.deferrals);
+    x.deferred[k] += double(st.deferred_searches);
+    x.reprobes[k] += double(st.cutoff_reprobes);
+    x.underflows[k] += double(st.mark_underflows);
+    x.leaks[k] += double(st.mark_leaks);
     x.cpu[k] += r.cpu_seconds;
     x.idle[k] += st.idle_seconds;
     x.load[k] += r.load_average;
@@ -103,6 +111,12 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   o.splits = median(x.splits);
   o.joins = median(x.joins);
   o.aborts = median(x.aborts);
+  o.busy_answers = median(x.busy);
+  o.deferrals = median(x.deferrals);
+  o.deferred_searches = median(x.deferred);
+  o.cutoff_reprobes = median(x.reprobes);
+  o.mark_underflows = median(x.underflows);
+  o.mark_leaks = median(x.leaks);
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;
   for (const auto& t : x.position_seconds) per_position.push_back(median(t));
@@ -115,6 +129,13 @@ void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx)
   o.speedup = o.seconds > 0 ? ref.seconds / o.seconds : 0;
   o.efficiency = o.speedup / o.config.threads;
   o.overhead = ref.nodes > 0 ? o.nodes / ref.nodes : 0;
+  for (std::size_t k = 0; k < x.seconds.size() && k < rx.seconds.size(); ++k)
+    if (x.seconds[k] > 0) o.run_speedups.push_back(rx.seconds[k] / x.seconds[k]);
+  if (!o.run_speedups.empty()) {
+    o.paired_median = median(o.run_speedups);
+    o.paired_min = *std::min_element(o.run_speedups.begin(), o.run_speedups.end());
+    o.paired_max = *std::max_element(o.run_speedups.begin(), o.run_speedups.end());
+  }
   std::vector<double> spread;
   for (std::size_t p = 0; p < x.position_seconds.size(); ++p) {
     const double t = median(x.position_seconds[p]);

@@ -10,7 +10,13 @@
 //  * E(c)  = S(c) / threads;  SO(c) = nodes(c) / nodes(serial), nodes being
 //            the median over runs of the summed node counts;
 //  * agreement = share of (position, run) searches whose best move equals
-//            the serial backend's first-run best move.
+//            the serial backend's first-run best move;
+//  * paired S = T_k(serial) / T_k(c) for each run k: the runner alternates
+//            the configurations within a run, so the two times of a pair
+//            were taken minutes apart on the same machine, while S compares
+//            medians that may come from different runs. On a machine whose
+//            speed drifts between runs the paired figures are the steadier
+//            ones; their median, min and max are reported beside S.
 // Where the time goes (split backends, which account their threads' time,
 // parallel/split_timing.h): over all runs and positions, the thread time
 // p x sum(T) is search + idle + lock + copy. With E' = sum(T_serial) /
@@ -58,6 +64,18 @@ struct LabSummary {
   double tt_hits = 0, tt_hit_rate = 0;
   double splits = 0, joins = 0, aborts = 0;
   double agreement = 0;  // percent
+  // Paired per-run speedups (above), in run order; empty without a reference.
+  std::vector<double> run_speedups;
+  double paired_median = 0, paired_min = 0, paired_max = 0;
+  // Shared-table coordination (abdada, abdada-simple; zero elsewhere):
+  // median over runs of the counts summed over positions. Busy answers to
+  // exclusive probes, moves deferred to the second pass and searched there,
+  // table re-probes made because a move was deferred, busy-mark releases
+  // that found the count at zero (lost updates) and marks left set when a
+  // search ended (leaks).
+  double busy_answers = 0, deferrals = 0, deferred_searches = 0, cutoff_reprobes = 0;
+  double mark_underflows = 0, mark_leaks = 0;
+  bool coordinates() const { return busy_answers + deferrals + cutoff_reprobes > 0; }
   // Thread time in seconds, summed over threads, positions and runs; timed
   // when the backend accounts it.
   bool timed = false;

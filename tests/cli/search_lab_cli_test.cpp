@@ -182,7 +182,8 @@ TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {
   ASSERT_EQ(j.at("results").size(), std::size_t(configs)) << r.out;
   for (const json& row : j.at("results"))
     for (const char* key : {"speedup", "efficiency", "search_overhead", "nps", "tt_hits", "splits",
-                            "aborts", "bestmove_agreement", "speedup_min", "speedup_max"})
+                            "aborts", "bestmove_agreement", "speedup_min", "speedup_max",
+                            "paired_speedup", "coordination"})
       EXPECT_TRUE(row.contains(key)) << key;
   EXPECT_EQ(j.at("results").front().at("speedup"), 1.0);  // the serial reference itself
   EXPECT_NE(r.err.find("lab: run 2/2"), std::string::npos) << r.err;  // progress on stderr
