@@ -50,6 +50,12 @@ lab::MatchConfig config_of(const MatchArgs& a) {
   return c;
 }
 
+// A figure for printing: -0.0 printed as 0.0.
+double plain(const Json& v) {
+  const double d = v.get<double>();
+  return d == 0 ? 0.0 : d;
+}
+
 void print_text(const Json& m) {
   std::printf("match %s, %d games\n", m["tc"].get<std::string>().c_str(), m["games"].get<int>());
   for (const Json& p : m["pairings"]) {
@@ -57,13 +63,21 @@ void print_text(const Json& m) {
                 p["b"].get<std::string>().c_str(), p["wins"].get<long long>(),
                 p["draws"].get<long long>(), p["losses"].get<long long>(), p["penta"].dump().c_str());
     if (!p["elo"].is_null())
-      std::printf("  Elo %.1f [%s, %s]  LOS %.3f", p["elo"].get<double>(), p["elo_ci"][0].dump().c_str(),
-                  p["elo_ci"][1].dump().c_str(), p["los"].get<double>());
+      std::printf("  Elo %.1f [%.1f, %.1f]  LOS %.3f", plain(p["elo"]), plain(p["elo_ci"][0]),
+                  plain(p["elo_ci"][1]), p["los"].get<double>());
     if (!p["sprt"].is_null())
       std::printf("  SPRT %s LLR %.2f [%.2f, %.2f] %s", p["sprt"]["model"].get<std::string>().c_str(),
                   p["sprt"]["llr"].get<double>(), p["sprt"]["lower"].get<double>(),
                   p["sprt"]["upper"].get<double>(), p["sprt"]["decision"].get<std::string>().c_str());
-    std::printf("\n");
+    std::printf("  forfeits %lld\n", p["forfeits"].get<long long>());
+    // How close each engine came to its flag (game clocks only).
+    for (const char* side : {"a", "b"}) {
+      const Json& u = p["clock"][side];
+      if (u["min_clock_ms"].is_null()) continue;
+      std::printf("  %s: %lld moves, longest %lld ms, least left when moving %lld ms\n",
+                  p[side].get<std::string>().c_str(), u["moves"].get<long long>(),
+                  u["max_move_ms"].get<long long>(), u["min_clock_ms"].get<long long>());
+    }
   }
 }
 

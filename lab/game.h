@@ -97,10 +97,21 @@ class Adjudicator {
   int losing_[2] = {0, 0}, winning_[2] = {0, 0}, drawish_[2] = {0, 0};
 };
 
+// What one move cost its player: the time from "go" to the move, what was
+// left on the player's clock when the move arrived (before the increment;
+// -1 at a fixed time per move)
+// and the score it reported (its own view), if any.
+struct MoveTime {
+  std::int64_t used_ms = 0;
+  std::int64_t clock_ms = -1;
+  std::optional<int> score_cp;
+};
+
 struct GameRecord {
   std::string red, black;         // player names
   std::string opening, fen;       // the opening's name and FEN
   std::vector<std::string> moves; // ICCS
+  std::vector<MoveTime> times;    // one per move, in the order of `moves`
   GameResult result = GameResult::None;
   std::string reason;
 };

@@ -41,7 +41,7 @@ GameEnd Adjudicator::update(Color side, std::optional<int> score, int move_numbe
 
 GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
                      const Position& opening, const TimeControl& tc, const Adjudication& adj) {
-  GameRecord rec{red.name(), black.name(), opening_name, opening.fen(), {}, GameResult::None, ""};
+  GameRecord rec{red.name(), black.name(), opening_name, opening.fen(), {}, {}, GameResult::None, ""};
   for (Color c : {Color::Red, Color::Black}) {
     Player& p = c == Color::Red ? red : black;
     if (const std::string why = p.new_game(); !why.empty()) {
@@ -82,6 +82,7 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
     }
     const int move_number = int(rec.moves.size()) / 2 + 1;
     rec.moves.push_back(move_name(m));
+    rec.times.push_back({used, tc.movetime_ms == 0 ? left[index(us)] - tc.inc_ms : -1, reply.score_cp});
     end = ref.play(m);
     if (end.result == GameResult::None) end = adjudicator.update(us, reply.score_cp, move_number);
   }

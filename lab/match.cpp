@@ -1,5 +1,6 @@
 #include "lab/match.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -37,6 +38,22 @@ void append_text(const std::string& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write the PGN file '" + path + "'");
 }
 
+// Engine a's and b's moves of game `index` into their clock use. The game
+// starts with `first` to move; engine a has red in even games.
+void add_clock_use(PairingResult& p, std::size_t index, Color first,
+                   const std::vector<std::int64_t>& used, const std::vector<std::int64_t>& clock) {
+  const bool a_red = index % 2 == 0;
+  for (std::size_t i = 0; i < used.size() && i < clock.size(); ++i) {
+    const bool red_moves = (i % 2 == 0) == (first == Color::Red);
+    p.clock[red_moves == a_red ? 0 : 1].add(used[i], clock[i]);
+  }
+}
+
+Color first_mover(const std::string& fen) {
+  const std::size_t space = fen.find(' ');
+  return space != std::string::npos && fen.compare(space, 2, " b") == 0 ? Color::Black : Color::Red;
+}
+
 bool is_forfeit(const std::string& reason) { return reason.find(" forfeits: ") != std::string::npos; }
 
 // Reads a results file back into the pairings; false when it does not exist.
@@ -67,6 +84,10 @@ bool load_results(const MatchConfig& c, std::vector<PairingResult>& pairings) {
       if (p >= pairings.size() || g != pairings[p].scores.size()) throw std::invalid_argument("order");
       pairings[p].scores.push_back(GameScore(j.at("score_a").get<int>()));
       pairings[p].forfeits += is_forfeit(j.at("reason").get<std::string>());
+      if (j.contains("move_ms") && j.contains("clock_ms"))  // files from before they were kept have none
+        add_clock_use(pairings[p], g, first_mover(j.at("fen").get<std::string>()),
+                      j.at("move_ms").get<std::vector<std::int64_t>>(),
+                      j.at("clock_ms").get<std::vector<std::int64_t>>());
     } catch (const std::exception&) {
       throw std::invalid_argument(where + ": line " + std::to_string(n) + " is not a game of this match");
     }
@@ -112,6 +133,12 @@ void check_config(const MatchConfig& c) {
 
 }  // namespace
 
+void ClockUse::add(std::int64_t used_ms, std::int64_t clock_ms) {
+  ++moves;
+  max_move_ms = std::max(max_move_ms, used_ms);
+  if (clock_ms >= 0 && (min_clock_ms < 0 || clock_ms < min_clock_ms)) min_clock_ms = clock_ms;
+}
+
 MatchResult run_match(const MatchConfig& c, const std::function<void(const std::string&)>& progress,
                       const std::atomic<bool>* stop) {
   check_config(c);
@@ -154,10 +181,19 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
         p.scores.push_back(score_for(g.result, a_red));
         p.forfeits += is_forfeit(g.reason);
         ++m.games;
+        std::vector<std::int64_t> used, clock;
+        Json scores = Json::array();
+        for (const MoveTime& t : g.times) {
+          used.push_back(t.used_ms);
+          clock.push_back(t.clock_ms);
+          scores.push_back(t.score_cp ? Json(*t.score_cp) : Json(nullptr));
+        }
+        add_clock_use(p, std::size_t(i), o.pos.side_to_move(), used, clock);
         append_line(c.results_path, Json{{"pairing", pi}, {"index", i}, {"red", g.red}, {"black", g.black},
                                          {"opening", g.opening}, {"fen", g.fen},
                                          {"result", result_text(g.result)}, {"reason", g.reason},
-                                         {"moves", g.moves}, {"score_a", int(p.scores.back())}});
+                                         {"moves", g.moves}, {"move_ms", used}, {"clock_ms", clock},
+                                         {"scores", scores}, {"score_a", int(p.scores.back())}});
         append_text(c.pgn_path, pgn_of(g, m.games));
         update_sprt(c, p);
         if (p.scores.size() % 2 == 0 && progress) progress(progress_line(m, p, c));
@@ -193,6 +229,13 @@ Json match_json(const MatchConfig& c, const MatchResult& m) {
     for (const auto& [g, v] : p.llr_by_games) trace.push_back(Json::array({g, v}));
     j["llr_by_games"] = trace;
     j["forfeits"] = p.forfeits;
+    Json clocks = Json::object();
+    for (int e = 0; e < 2; ++e)
+      clocks[e == 0 ? "a" : "b"] = Json{
+          {"moves", p.clock[e].moves},
+          {"min_clock_ms", p.clock[e].min_clock_ms < 0 ? Json(nullptr) : Json(p.clock[e].min_clock_ms)},
+          {"max_move_ms", p.clock[e].max_move_ms}};
+    j["clock"] = clocks;
     pairings.push_back(j);
   }
   return Json{{"tc", c.tc.text()}, {"games", m.games}, {"engines", engines}, {"pairings", pairings}};
@@ -221,6 +264,12 @@ std::string pgn_of(const GameRecord& g, int round) {
     if (ply % 2 == 0) line += std::to_string(ply / 2 + 1) + ". ";
     else if (i == 0) line += "1... ";
     line += g.moves[i] + " ";
+    if (i < g.times.size()) {
+      const MoveTime& t = g.times[i];
+      line += "{";
+      if (t.score_cp) line += fmt("%+.2f", *t.score_cp / 100.0) + " ";
+      line += fmt("%.3fs", double(t.used_ms) / 1000.0) + "} ";
+    }
     if (line.size() > 70) s += line + "\n", line.clear();
   }
   return s + line + "{" + g.reason + "} " + result_text(g.result) + "\n\n";

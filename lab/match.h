@@ -37,12 +37,22 @@ struct MatchConfig {
   std::string pgn_path;              // "" = no PGN
 };
 
+// How close an engine came to its flag over a pairing's games: moves timed,
+// the least time it had left when a move arrived (-1 when unknown, as under a fixed
+// time per move) and its longest move, in ms.
+struct ClockUse {
+  int moves = 0;
+  std::int64_t min_clock_ms = -1, max_move_ms = 0;
+  void add(std::int64_t used_ms, std::int64_t clock_ms);
+};
+
 struct PairingResult {
   std::size_t a = 0, b = 1;              // engine indices
   std::vector<GameScore> scores;         // engine a's view, in game order
   std::vector<std::pair<int, double>> llr_by_games;  // after each complete pair
   SprtDecision decision = SprtDecision::Continue;
   int forfeits = 0;  // games lost by a crash, hang, illegal move or time loss
+  ClockUse clock[2];  // engine a, engine b
 };
 
 struct MatchResult {
@@ -62,8 +72,9 @@ MatchResult run_match(const MatchConfig& config, const std::function<void(const 
 // The "match" object of `xqlab match --json`.
 Json match_json(const MatchConfig& config, const MatchResult& result);
 
-// One game in PGN (ICCS moves, the reason as the Termination tag and a
-// closing comment).
+// One game in PGN (ICCS moves, each followed by a comment with the mover's
+// score in pawns, when it reported one, and its time: {+0.35 0.518s}; the
+// reason as the Termination tag and a closing comment).
 std::string pgn_of(const GameRecord& g, int round);
 
 }  // namespace xq::lab

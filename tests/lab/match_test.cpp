@@ -171,9 +171,54 @@ TEST(MatchRunner, ResumeAppendsTheMissingGames) {
   if (forfeits == 0) {
     EXPECT_EQ(j["pairings"][0]["penta"], Json::array({0, 0, 2, 0, 0}));
   }
+  // Every move's time is in the file and in the clock use, resumed games
+  // included; a fixed time per move has no clock.
+  std::ifstream in(results);
+  std::size_t moves = 0;
+  int games = 0;
+  for (std::string l; std::getline(in, l);) {
+    const Json g = Json::parse(l);
+    if (g.contains("header")) continue;
+    ++games;
+    moves += g.at("moves").size();
+    EXPECT_EQ(g.at("move_ms").size(), g.at("moves").size());
+    EXPECT_EQ(g.at("clock_ms").size(), g.at("moves").size());
+    EXPECT_EQ(g.at("scores").size(), g.at("moves").size());
+  }
+  EXPECT_EQ(games, 4);
+  const PairingResult& p = second.pairings[0];
+  EXPECT_EQ(std::size_t(p.clock[0].moves + p.clock[1].moves), moves);
+  EXPECT_GT(p.clock[0].moves, 0);
+  EXPECT_EQ(p.clock[0].min_clock_ms, -1);
+  EXPECT_GE(p.clock[0].max_move_ms, 1);
+  EXPECT_TRUE(j["pairings"][0]["clock"]["a"]["min_clock_ms"].is_null());
   c.engines[1] = "xqlab:name=three";  // another match: its file is refused
   EXPECT_THROW(run_match(c, nullptr, nullptr), std::invalid_argument);
   std::remove(results.c_str());
+}
+
+TEST(MatchRecord, PgnCommentsGiveScoreAndTimeOfEveryMove) {
+  GameRecord g;
+  g.red = "a";
+  g.black = "b";
+  g.fen = Position().fen();
+  g.moves = {"h2e2", "h9g7", "h0g2"};
+  g.times = {{518, 1482, 35}, {20, 980, std::nullopt}, {1, 1300, -250}};
+  g.result = GameResult::Draw;
+  g.reason = "adjudicated";
+  const std::string pgn = pgn_of(g, 1);
+  EXPECT_NE(pgn.find("1. h2e2 {+0.35 0.518s} h9g7 {0.020s} 2. h0g2 {-2.50 0.001s}"), std::string::npos)
+      << pgn;
+}
+
+TEST(MatchRecord, ClockUseKeepsTheClosestCall) {
+  ClockUse u;
+  u.add(300, 700);
+  u.add(900, 150);
+  u.add(10, -1);  // no clock (fixed time per move)
+  EXPECT_EQ(u.moves, 3);
+  EXPECT_EQ(u.min_clock_ms, 150);
+  EXPECT_EQ(u.max_move_ms, 900);
 }
 
 TEST(MatchCli, JsonFollowsTheContract) {
@@ -188,7 +233,8 @@ TEST(MatchCli, JsonFollowsTheContract) {
   EXPECT_EQ(m["games"], 2);
   ASSERT_EQ(m["engines"].size(), 2u);
   const auto& p = m["pairings"][0];
-  for (const char* k : {"a", "b", "wins", "draws", "losses", "penta", "elo", "elo_ci", "los", "sprt", "llr_by_games"})
+  for (const char* k : {"a", "b", "wins", "draws", "losses", "penta", "elo", "elo_ci", "los", "sprt", "llr_by_games",
+                        "clock"})
     EXPECT_TRUE(p.contains(k)) << k;
   for (const char* k : {"model", "elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "decision"})
     EXPECT_TRUE(p["sprt"].contains(k)) << k;
