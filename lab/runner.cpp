@@ -102,18 +102,23 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>&
   const Clock::time_point start = Clock::now();
   Observer silent;
   for (int run = 0; run < s.runs; ++run) {
-    for (std::size_t ci = 0; ci < s.configs.size(); ++ci) {
-      const LabConfig& c = s.configs[ci];
-      BackendConfig bc = s.base;
-      bc.hash = c.hash;
-      bc.threads = c.threads;
-      for (const std::string& p : c.params) set_param(bc, p);
-      // Built per configuration and run, so idle helper threads of one
-      // backend never compete with another configuration's search.
-      const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
-      double total = 0;
-      for (std::size_t p = 0; p < suite.size(); ++p) {
-        backend->clear();
+    std::vector<double> total(s.configs.size(), 0.0);
+    for (std::size_t p = 0; p < suite.size(); ++p) {
+      // Every configuration searches this position before the next one, in
+      // an order that reverses from one position to the next (A B C, C B A),
+      // so a configuration and its serial reference are timed seconds apart
+      // and a machine whose speed drifts over minutes favours none of them.
+      for (std::size_t k = 0; k < s.configs.size(); ++k) {
+        const std::size_t ci = p % 2 == 0 ? k : s.configs.size() - 1 - k;
+        const LabConfig& c = s.configs[ci];
+        BackendConfig bc = s.base;
+        bc.hash = c.hash;
+        bc.threads = c.threads;
+        for (const std::string& param : c.params) set_param(bc, param);
+        // Built for every search (outside the timed part): no idle helper
+        // thread of one configuration competes with another's search, and
+        // every search starts from a fresh table.
+        const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
         LabRun r;
         r.config = int(ci);
         r.run = run;
@@ -124,15 +129,21 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>&
         r.result = backend->search(suite[p].pos, options, silent);
         r.seconds = since(t0);
         r.cpu_seconds = process_cpu_seconds() - cpu0;
-        total += r.seconds;
+        total[ci] += r.seconds;
         const int ref = reference_of[ci];
         if (ref == int(ci) && run == 0) reference[ci][p] = r.result.best_move;
-        if (ref >= 0) r.agrees = r.result.best_move == reference[std::size_t(ref)][p];
-        if (cb.on_search) cb.on_search(r);
         out.push_back(std::move(r));
       }
-      if (cb.on_pass) cb.on_pass(c, run, total, since(start));
+      // The agreement with the reference's first-run move, once that exists.
+      for (std::size_t k = out.size() - s.configs.size(); k < out.size(); ++k) {
+        LabRun& r = out[k];
+        const int ref = reference_of[std::size_t(r.config)];
+        if (ref >= 0) r.agrees = r.result.best_move == reference[std::size_t(ref)][p];
+        if (cb.on_search) cb.on_search(r);
+      }
     }
+    for (std::size_t ci = 0; ci < s.configs.size(); ++ci)
+      if (cb.on_pass) cb.on_pass(s.configs[ci], run, total[ci], since(start));
   }
   return out;
 }

@@ -1,7 +1,10 @@
 // The time-to-depth runner behind `xqlab lab`: every configuration (backend x
-// hash scheme x thread count) on a position suite, repeated, with the runs
-// interleaved (run r of every configuration before run r + 1) and fresh tables
-// for every search. The report over the runs is in lab/summary.h.
+// hash scheme x thread count) on a position suite, repeated, interleaved
+// position by position: in each run, every configuration searches a position
+// before any searches the next (in an order reversed at every other
+// position), so the times a ratio compares were taken seconds apart, not
+// minutes, on a machine whose speed may drift. A fresh backend and table for
+// every search. The report over the runs is in lab/summary.h.
 #pragma once
 
 #include <cstddef>
@@ -64,9 +67,11 @@ struct LabRun {
 };
 
 struct LabCallbacks {
-  std::function<void(const LabRun&)> on_search;  // after every search
-  // After every (run, configuration) pass: the pass's summed time and the
-  // elapsed time since the start.
+  std::function<void(const LabRun&)> on_search;  // after every search (see below)
+  // At the end of every run, for each configuration: the run's summed time
+  // and the elapsed time since the start. on_search comes once every
+  // configuration has searched the position (the agreement needs the
+  // reference's move).
   std::function<void(const LabConfig&, int run, double seconds, double elapsed)> on_pass;
 };
 

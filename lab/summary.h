@@ -11,12 +11,12 @@
 //            the median over runs of the summed node counts;
 //  * agreement = share of (position, run) searches whose best move equals
 //            the serial backend's first-run best move;
-//  * paired S = T_k(serial) / T_k(c) for each run k: the runner alternates
-//            the configurations within a run, so the two times of a pair
-//            were taken minutes apart on the same machine, while S compares
-//            medians that may come from different runs. On a machine whose
-//            speed drifts between runs the paired figures are the steadier
-//            ones; their median, min and max are reported beside S.
+//  * paired S = T_k(serial) / T_k(c) for each run k: the runner interleaves
+//            the configurations position by position, so each position's
+//            two times were taken seconds apart, while S compares medians
+//            that may come from different runs. On a machine whose speed
+//            drifts between runs the paired figures are the steadier ones;
+//            their median, min and max are reported beside S.
 // Where the time goes (split backends, which account their threads' time,
 // parallel/split_timing.h): over all runs and positions, the thread time
 // p x sum(T) is search + idle + lock + copy. With E' = sum(T_serial) /
