@@ -19,14 +19,27 @@ struct Sums {
   int agree = 0, searches = 0;
 };
 
+// The search counters summed per run, and where each goes.
+struct CounterSum {
+  std::vector<double> Sums::*sum;
+  SearchStats::Counter SearchStats::*counter;
+};
+const CounterSum kCounterSums[] = {
+    {&Sums::nodes, &SearchStats::nodes},          {&Sums::tt_hits, &SearchStats::tt_hits},
+    {&Sums::tt_probes, &SearchStats::tt_probes},  {&Sums::splits, &SearchStats::splits},
+    {&Sums::joins, &SearchStats::joins},          {&Sums::aborts, &SearchStats::aborts},
+    {&Sums::wasted, &SearchStats::wasted_nodes},  {&Sums::busy, &SearchStats::busy_answers},
+    {&Sums::deferrals, &SearchStats::deferrals},  {&Sums::deferred, &SearchStats::deferred_searches},
+    {&Sums::reprobes, &SearchStats::cutoff_reprobes},
+    {&Sums::underflows, &SearchStats::mark_underflows},
+    {&Sums::leaks, &SearchStats::mark_leaks}};
+
 std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
   std::vector<Sums> sums(s.configs.size());
   for (Sums& x : sums) {
-    for (auto* v : {&x.seconds, &x.nodes, &x.tt_hits, &x.tt_probes, &x.splits, &x.joins,
-                    &x.aborts, &x.wasted, &x.cpu, &x.idle, &x.load, &x.busy, &x.deferrals,
-                    &x.deferred, &x.reprobes, &x.underflows, &x.leaks})
-      v->assign(std::size_t(s.runs), 0.0);
+    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load}) v->assign(std::size_t(s.runs), 0.0);
+    for (const CounterSum& c : kCounterSums) (x.*c.sum).assign(std::size_t(s.runs), 0.0);
     x.position_seconds.assign(positions, {});
   }
   for (const LabRun& r : runs) {
@@ -34,19 +47,7 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     const std::size_t k = std::size_t(r.run);
     const SearchStats& st = r.result.stats;
     x.seconds[k] += r.seconds;
-    x.nodes[k] += double(st.nodes);
-    x.tt_hits[k] += double(st.tt_hits);
-    x.tt_probes[k] += double(st.tt_probes);
-    x.splits[k] += double(st.splits);
-    x.joins[k] += double(st.joins);
-    x.aborts[k] += double(st.aborts);
-    x.wasted[k] += double(st.wasted_nodes);
-    x.busy[k] += double(st.busy_answers);
-    x.deferrals[k] += double(st.deferrals);
-    x.deferred[k] += double(st.deferred_searches);
-    x.reprobes[k] += double(st.cutoff_reprobes);
-    x.underflows[k] += double(st.mark_underflows);
-    x.leaks[k] += double(st.mark_leaks);
+    for (const CounterSum& c : kCounterSums) (x.*c.sum)[k] += double(st.*c.counter);
     x.cpu[k] += r.cpu_seconds;
     x.idle[k] += st.idle_seconds;
     x.load[k] += r.load_average;
