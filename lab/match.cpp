@@ -144,7 +144,7 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
   check_config(c);
   MatchResult m;
   for (std::size_t a = 0; a < c.engines.size(); ++a)
-    for (std::size_t b = a + 1; b < c.engines.size(); ++b) m.pairings.push_back({a, b, {}, {}, {}, 0});
+    for (std::size_t b = a + 1; b < c.engines.size(); ++b) m.pairings.push_back({a, b, {}, {}, {}, 0, {}});
   const int games = c.games + c.games % 2;
   bool have_file = false;
   if (c.resume) have_file = load_results(c, m.pairings);
@@ -230,11 +230,13 @@ Json match_json(const MatchConfig& c, const MatchResult& m) {
     j["llr_by_games"] = trace;
     j["forfeits"] = p.forfeits;
     Json clocks = Json::object();
-    for (int e = 0; e < 2; ++e)
-      clocks[e == 0 ? "a" : "b"] = Json{
-          {"moves", p.clock[e].moves},
-          {"min_clock_ms", p.clock[e].min_clock_ms < 0 ? Json(nullptr) : Json(p.clock[e].min_clock_ms)},
-          {"max_move_ms", p.clock[e].max_move_ms}};
+    for (int side = 0; side < 2; ++side) {
+      const ClockUse& u = p.clock[side];
+      clocks[side == 0 ? "a" : "b"] =
+          Json{{"moves", u.moves},
+               {"min_clock_ms", u.min_clock_ms < 0 ? Json(nullptr) : Json(u.min_clock_ms)},
+               {"max_move_ms", u.max_move_ms}};
+    }
     j["clock"] = clocks;
     pairings.push_back(j);
   }
