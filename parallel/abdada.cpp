@@ -9,13 +9,15 @@
 // The node function does all of this for hooks with kClaimsNodes; this file
 // holds the threads and the parameters.
 //
-// The result is the main thread's (thread 0, the caller's): its completed
+// The reports are the main thread's (thread 0, the caller's): its completed
 // iterations, with the counters of every thread. The depth limit binds each
 // thread's iterative deepening, the node limit the summed count; a stop ends
-// all threads. Once the main thread has completed its last iteration the
-// helpers are told to unwind (aborted() turns true for them only) and are
-// waited for before that iteration is reported, so the last report counts
-// every node the search made.
+// all threads. The last iteration the depth limit allows ends the search
+// when any thread completes it (parallel/first_complete.h): the main thread
+// itself, or a helper, whose iteration is then reported in its place while
+// the main thread unwinds. Either way the helpers are told to unwind
+// (aborted()) and are waited for before that iteration is reported, so the
+// last report counts every node the search made.
 //
 // The searcher count must be shared by every thread, so a table without one
 // (perthread: each thread writes its own table) is refused. How each scheme
@@ -26,6 +28,7 @@
 // 0 (underflows) are counted by the node guard.
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "parallel/abdada.h"
@@ -57,6 +60,7 @@ class AbdadaBackend final : public BackendBase<Table> {
   void begin_search(const Position& pos, SearchShared& shared) override {
     for (auto& w : workers_) reset_worker(*w, pos);
     helpers_done_.store(false, std::memory_order_relaxed);
+    first_.reset(this->config_.abdada_first_complete ? shared.options.limits.depth : 0);
     root_.reset();
     leaks_ = 0;
     if (sweep_pending_) {  // the previous search's marks (see end_search)
@@ -69,10 +73,19 @@ class AbdadaBackend final : public BackendBase<Table> {
   }
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
-    AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_);
+    AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_, &first_);
     Search<Table, AbdadaHooks> search(this->tt_, hooks, shared);
     LastIteration last(*this, observer);
-    return iterative_deepening(search, *workers_[0], shared, &last);
+    SearchResult r = iterative_deepening(search, *workers_[0], shared, &last);
+    // A helper completed the depth limit while the main thread had not: its
+    // iteration is the search's result.
+    if (std::optional<SearchResult> h = first_.take(); h && h->depth > r.depth) {
+      last.on_iteration(*h);
+      h->stats = sum_stats();
+      h->stopped = r.stopped;
+      r = *h;
+    }
+    return r;
   }
 
   // Helpers unwind at their next node; then no thread holds a mark, and any
@@ -121,9 +134,10 @@ class AbdadaBackend final : public BackendBase<Table> {
   };
 
   void run_thread(Worker& w) {
-    AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_);
+    AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_, &first_);
     Search<Table, AbdadaHooks> search(this->tt_, hooks, *shared_);
-    iterative_deepening(search, w, *shared_, nullptr);
+    FirstComplete::Offer offer(first_);
+    iterative_deepening(search, w, *shared_, &offer);
   }
 
   void stop_helpers() noexcept {
@@ -145,6 +159,7 @@ class AbdadaBackend final : public BackendBase<Table> {
   AbdadaWorkers workers_;
   std::atomic<bool> helpers_done_{false};
   RootShare root_;
+  FirstComplete first_;
   SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
   std::uint64_t leaks_ = 0;
   bool sweep_pending_ = false;  // a stopped search left its marks to count

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "parallel/backend.h"
+#include "parallel/first_complete.h"
 #include "parallel/root_share.h"
 #include "search/hooks.h"
 #include "search/worker.h"
@@ -24,22 +25,27 @@ class AbdadaHooks : public RootSharingHooks {
   // (a write per claim and per release), so it claims nothing.
   static constexpr Depth kNoClaims = 1 << 20;
 
-  // root: the root's shared best (null: each thread keeps its own alpha).
+  // root: the root's shared best (null: each thread keeps its own alpha);
+  // first: where a helper that completes the depth limit first is recorded
+  // (null: only the main thread ends the search).
   AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
-              RootShare* root)
+              RootShare* root, const FirstComplete* first)
       : RootSharingHooks(c.threads > 1 ? root : nullptr),
         claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
         reprobe_depth_(c.abdada_reprobe_depth),
         defer_root_(c.abdada_defer_root),
         workers_(workers),
-        helpers_done_(done) {}
+        helpers_done_(done),
+        first_(first) {}
 
   Depth claim_depth() const { return claim_depth_; }
   bool defer_root() const { return defer_root_; }
   Depth reprobe_depth() const { return reprobe_depth_; }
-  // The main thread ends by its own limits; helpers when it is done.
+  // Helpers end when the main thread is done; the main thread by its own
+  // limits, or when a helper has completed the depth limit first.
   bool aborted(const Worker& w) const {
-    return w.id != 0 && helpers_done_.load(std::memory_order_relaxed);
+    if (w.id != 0) return helpers_done_.load(std::memory_order_relaxed);
+    return first_ && first_->overtaken();
   }
   // Helpers never pause: their counters are read while they run (relaxed).
   void add_helper_stats(SearchStats& s) const {
@@ -52,6 +58,7 @@ class AbdadaHooks : public RootSharingHooks {
   const bool defer_root_;
   const AbdadaWorkers& workers_;
   const std::atomic<bool>& helpers_done_;
+  const FirstComplete* const first_;
 };
 
 }  // namespace xq

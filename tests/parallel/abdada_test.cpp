@@ -8,12 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "parallel/first_complete.h"
 #include "parallel/params.h"
 #include "tests/support/run_xqlab.h"
 
@@ -126,6 +128,36 @@ TEST(Abdada, ParametersReachTheSearch) {
   EXPECT_EQ(none.stats.busy_answers, 0u);
   EXPECT_EQ(none.stats.deferrals, 0u);
   EXPECT_EQ(none.depth, 6);
+}
+
+// A helper's iteration below the depth limit is not kept; the first one at
+// the limit is, and overtakes the main thread; later ones change nothing;
+// without a depth limit nothing is ever kept.
+TEST(FirstComplete, KeepsTheFirstIterationAtTheDepthLimit) {
+  FirstComplete f;
+  f.reset(6);
+  SearchResult r;
+  r.depth = 5;
+  r.score = 11;
+  f.offer(r);
+  EXPECT_FALSE(f.overtaken());
+  r.depth = 6;
+  r.score = 22;
+  FirstComplete::Offer offer(f);
+  offer.on_iteration(r);
+  EXPECT_TRUE(f.overtaken());
+  r.score = 33;
+  f.offer(r);
+  const std::optional<SearchResult> kept = f.take();
+  ASSERT_TRUE(kept.has_value());
+  EXPECT_EQ(kept->score, 22);
+  EXPECT_FALSE(f.take().has_value());
+  f.reset(0);
+  EXPECT_FALSE(f.overtaken());
+  r.depth = 40;
+  f.offer(r);
+  EXPECT_FALSE(f.overtaken());
+  EXPECT_FALSE(f.take().has_value());
 }
 
 // Bounded for ThreadSanitizer: four openings at depth 6 with 2 and 3 threads

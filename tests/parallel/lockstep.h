@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -51,8 +52,8 @@ class Baton {
 class LockstepHooks : public AbdadaHooks {
  public:
   LockstepHooks(const BackendConfig& c, const AbdadaWorkers& w, const std::atomic<bool>& done,
-                RootShare* root, Baton& baton, std::uint64_t quantum)
-      : AbdadaHooks(c, w, done, root), baton_(baton), quantum_(quantum), next_(w.size(), quantum) {}
+                RootShare* root, const FirstComplete* first, Baton& baton, std::uint64_t quantum)
+      : AbdadaHooks(c, w, done, root, first), baton_(baton), quantum_(quantum), next_(w.size(), quantum) {}
   bool aborted(const Worker& w) const {
     std::uint64_t& next = next_[std::size_t(w.id)];
     if (w.stats.nodes >= next) {
@@ -73,11 +74,43 @@ struct LockstepResult {
   Value score = 0;
   SearchStats stats;        // all threads, read when thread 0 completed the depth
   std::uint64_t leaks = 0;  // busy marks left in the table after every thread ended
+  // All threads' nodes when the first thread (any) completed the depth, and
+  // which thread that was: what a search that ends with the first complete
+  // iteration would have cost.
+  std::uint64_t first_nodes = 0;
+  int first_id = -1;
+  bool from_helper = false;  // the score is a helper's iteration (FirstComplete)
+};
+
+// Records the summed nodes when the first thread completes the depth limit
+// (the other threads are waiting for their turn then, so their counts are
+// frozen: the baton's release/acquire orders the reads), and offers the
+// iteration to the backend's FirstComplete as a helper's.
+class FirstToDepth final : public Observer {
+ public:
+  FirstToDepth(const AbdadaWorkers& w, Depth depth, int id, LockstepResult& r,
+               FirstComplete& first)
+      : workers_(w), depth_(depth), id_(id), r_(r), first_(first) {}
+  void on_iteration(const SearchResult& s) override {
+    if (id_ != 0) first_.offer(s);
+    if (s.depth < depth_ || r_.first_id >= 0) return;
+    r_.first_id = id_;
+    for (const auto& w : workers_) r_.first_nodes += w->stats.nodes;
+  }
+
+ private:
+  const AbdadaWorkers& workers_;
+  const Depth depth_;
+  const int id_;
+  LockstepResult& r_;
+  FirstComplete& first_;
 };
 
 // One abdada search of pos to `depth` on a fresh table of the given scheme,
 // with c.threads threads taking turns of `quantum` nodes; share_root = false
 // leaves each thread its own root alpha (the backend before root sharing).
+// As in the backend, a helper that completes the depth first ends the
+// search with its iteration (c.abdada_first_complete).
 template <class Table>
 LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Depth depth,
                                std::uint64_t quantum, bool exact = false,
@@ -96,18 +129,27 @@ LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Dept
   std::atomic<bool> done{false};
   Baton baton(c.threads);
   RootShare root;
-  LockstepHooks hooks(c, workers, done, share_root ? &root : nullptr, baton, quantum);
+  FirstComplete first;
+  first.reset(c.abdada_first_complete ? depth : 0);
+  LockstepHooks hooks(c, workers, done, share_root ? &root : nullptr, &first, baton, quantum);
   Search<Table, LockstepHooks> search(tt, hooks, shared);
+  LockstepResult r;
   std::vector<std::thread> helpers;
   for (int i = 1; i < c.threads; ++i)
     helpers.emplace_back([&, i] {
       Worker& w = *workers[std::size_t(i)];
+      FirstToDepth to_depth(workers, depth, i, r, first);
       baton.wait(i);
-      iterative_deepening(search, w, shared, nullptr);
+      iterative_deepening(search, w, shared, &to_depth);
       baton.finish(i);
     });
-  LockstepResult r;
-  r.score = iterative_deepening(search, *workers[0], shared, nullptr).score;
+  FirstToDepth to_depth(workers, depth, 0, r, first);
+  const SearchResult main = iterative_deepening(search, *workers[0], shared, &to_depth);
+  r.score = main.score;
+  if (const std::optional<SearchResult> h = first.take(); h && h->depth > main.depth) {
+    r.score = h->score;
+    r.from_helper = true;
+  }
   for (const auto& w : workers) r.stats += w->stats;
   done.store(true, std::memory_order_relaxed);
   baton.finish(0);

@@ -1,0 +1,67 @@
+// For backends whose threads each search the whole root at the same depths
+// (abdada, abdada-simple): under a depth limit the search is over as soon
+// as *any* thread has completed the last iteration, not only the main one.
+// Every thread's iteration is a full search of the root on the shared table
+// (the root's running best shared, parallel/root_share.h), so a helper's
+// completed iteration is as good a result as the main thread's; waiting for
+// the main thread instead leaves it to finish alone while the helper idles.
+//
+// A helper offers each completed iteration; the first one at the depth
+// limit is kept, and from then on overtaken() is true, which the hooks'
+// aborted() turns into an unwind of the main thread. The backend then
+// reports the kept iteration in place of the main thread's. Without a depth
+// limit (time, nodes, infinite) nothing is kept: the main thread ends the
+// search as before.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "search/result.h"
+
+namespace xq {
+
+class FirstComplete {
+ public:
+  // Before the helpers start: the search's depth limit (0: none).
+  void reset(Depth depth_limit) {
+    limit_ = depth_limit;
+    overtaken_.store(false, std::memory_order_relaxed);
+    kept_.reset();
+  }
+  // True once a helper has completed the depth limit.
+  bool overtaken() const { return overtaken_.load(std::memory_order_relaxed); }
+  // A helper's completed iteration; kept when it is the first at the limit.
+  void offer(const SearchResult& r) {
+    if (limit_ <= 0 || r.depth < limit_) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (kept_) return;
+    kept_ = r;
+    overtaken_.store(true, std::memory_order_relaxed);
+  }
+  // The kept iteration, if any (read once the helpers are parked).
+  std::optional<SearchResult> take() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return std::exchange(kept_, std::nullopt);
+  }
+
+  // The observer a helper's iterative deepening reports to.
+  class Offer final : public Observer {
+   public:
+    explicit Offer(FirstComplete& f) : f_(f) {}
+    void on_iteration(const SearchResult& r) override { f_.offer(r); }
+
+   private:
+    FirstComplete& f_;
+  };
+
+ private:
+  Depth limit_ = 0;
+  std::atomic<bool> overtaken_{false};
+  std::mutex mutex_;
+  std::optional<SearchResult> kept_;
+};
+
+}  // namespace xq
