@@ -47,11 +47,20 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
   const Position& pos = suite[3].pos;
   const auto serial = lockstep_search<XorTable>(pos, config(1), 7, 256);
   const auto two = lockstep_search<XorTable>(pos, config(2), 7, 256);
-  const auto unshared = lockstep_search<XorTable>(pos, config(2), 7, 256, false, false);
   EXPECT_GT(two.stats.busy_answers, 0u);
   EXPECT_LT(double(two.stats.nodes), 1.5 * double(serial.stats.nodes))
       << "serial " << serial.stats.nodes << " 2 threads " << two.stats.nodes;
-  EXPECT_LT(two.stats.nodes, unshared.stats.nodes);
+  // The stale alpha costs when the main thread must complete the iteration
+  // itself; when the first thread to complete it ends the search (the
+  // default), the helper that found the better move usually does, which
+  // hides the cost (on this position unshared is then 4 % below shared), so
+  // the sharing is compared with that rule off.
+  BackendConfig main_only = config(2);
+  main_only.abdada_first_complete = false;
+  const auto shared = lockstep_search<XorTable>(pos, main_only, 7, 256);
+  const auto unshared = lockstep_search<XorTable>(pos, main_only, 7, 256, false, false);
+  EXPECT_LT(shared.stats.nodes, unshared.stats.nodes);
+  EXPECT_EQ(shared.leaks, 0u);
   EXPECT_EQ(two.leaks, 0u);
   // A lone thread claims nothing, so the backend skips its leak scan: the
   // table itself is scanned here.
