@@ -79,7 +79,7 @@ class AbdadaBackend final : public BackendBase<Table> {
     SearchResult r = iterative_deepening(search, *workers_[0], shared, &last);
     // A helper completed the depth limit while the main thread had not: its
     // iteration is the search's result.
-    if (std::optional<SearchResult> h = first_.take(); h && h->depth > r.depth) {
+    if (std::optional<SearchResult> h = first_.take_over(r)) {
       last.on_iteration(*h);
       h->stats = sum_stats();
       h->stopped = r.stopped;

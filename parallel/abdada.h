@@ -27,7 +27,8 @@ class AbdadaHooks : public RootSharingHooks {
 
   // root: the root's shared best (null: each thread keeps its own alpha);
   // first: where a helper that completes the depth limit first is recorded
-  // (null: only the main thread ends the search).
+  // (null, and always so for a lone thread: only the main thread ends the
+  // search, and its aborted() reads nothing per node).
   AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
               RootShare* root, const FirstComplete* first)
       : RootSharingHooks(c.threads > 1 ? root : nullptr),
@@ -36,7 +37,7 @@ class AbdadaHooks : public RootSharingHooks {
         defer_root_(c.abdada_defer_root),
         workers_(workers),
         helpers_done_(done),
-        first_(first) {}
+        first_(c.threads > 1 ? first : nullptr) {}
 
   Depth claim_depth() const { return claim_depth_; }
   bool defer_root() const { return defer_root_; }

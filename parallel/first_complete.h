@@ -1,5 +1,5 @@
-// For backends whose threads each search the whole root at the same depths
-// (abdada, abdada-simple): under a depth limit the search is over as soon
+// For a backend whose threads each search the whole root at the same depths
+// (abdada; abdada-simple could use it too but does not yet): under a depth limit the search is over as soon
 // as *any* thread has completed the last iteration, not only the main one.
 // Every thread's iteration is a full search of the root on the shared table
 // (the root's running best shared, parallel/root_share.h), so a helper's
@@ -45,6 +45,13 @@ class FirstComplete {
   std::optional<SearchResult> take() {
     const std::lock_guard<std::mutex> lock(mutex_);
     return std::exchange(kept_, std::nullopt);
+  }
+  // The kept iteration when it goes deeper than the main thread's result
+  // (the main thread unwound before completing the limit), else nothing.
+  std::optional<SearchResult> take_over(const SearchResult& main_result) {
+    std::optional<SearchResult> h = take();
+    if (h && h->depth <= main_result.depth) h.reset();
+    return h;
   }
 
   // The observer a helper's iterative deepening reports to.

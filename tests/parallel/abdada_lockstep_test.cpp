@@ -112,7 +112,7 @@ TEST(AbdadaLockstepSlow, SuiteOverhead) {
         e.name.c_str(), ULL(s.stats.nodes), ULL(p.stats.nodes),
         double(p.stats.nodes) / double(s.stats.nodes), p.first_id,
         double(p.first_nodes) / double(s.stats.nodes), ULL(p.stats.busy_answers),
-                ULL(p.stats.deferrals), ULL(p.stats.deferred_searches));
+        ULL(p.stats.deferrals), ULL(p.stats.deferred_searches));
     EXPECT_EQ(p.leaks, 0u);
     ++n;
   }

@@ -53,7 +53,10 @@ class LockstepHooks : public AbdadaHooks {
  public:
   LockstepHooks(const BackendConfig& c, const AbdadaWorkers& w, const std::atomic<bool>& done,
                 RootShare* root, const FirstComplete* first, Baton& baton, std::uint64_t quantum)
-      : AbdadaHooks(c, w, done, root, first), baton_(baton), quantum_(quantum), next_(w.size(), quantum) {}
+      : AbdadaHooks(c, w, done, root, first),
+        baton_(baton),
+        quantum_(quantum),
+        next_(w.size(), quantum) {}
   bool aborted(const Worker& w) const {
     std::uint64_t& next = next_[std::size_t(w.id)];
     if (w.stats.nodes >= next) {
@@ -144,9 +147,9 @@ LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Dept
       baton.finish(i);
     });
   FirstToDepth to_depth(workers, depth, 0, r, first);
-  const SearchResult main = iterative_deepening(search, *workers[0], shared, &to_depth);
-  r.score = main.score;
-  if (const std::optional<SearchResult> h = first.take(); h && h->depth > main.depth) {
+  const SearchResult own = iterative_deepening(search, *workers[0], shared, &to_depth);
+  r.score = own.score;
+  if (const std::optional<SearchResult> h = first.take_over(own)) {
     r.score = h->score;
     r.from_helper = true;
   }
