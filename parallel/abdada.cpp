@@ -15,7 +15,8 @@
 // all threads. The last iteration the depth limit allows ends the search
 // when any thread completes it (parallel/first_complete.h): the main thread
 // itself, or a helper, whose iteration is then reported in its place while
-// the main thread unwinds. Either way the helpers are told to unwind
+// the main thread unwinds (once the main thread has reported every depth
+// before it). Either way the helpers are told to unwind
 // (aborted()) and are waited for before that iteration is reported, so the
 // last report counts every node the search made.
 //
@@ -119,6 +120,7 @@ class AbdadaBackend final : public BackendBase<Table> {
    public:
     LastIteration(AbdadaBackend& b, Observer& next) : b_(b), next_(next) {}
     void on_iteration(const SearchResult& r) override {
+      b_.first_.main_reached(r.depth);
       const Depth limit = b_.shared_->options.limits.depth;
       if (limit <= 0 || r.depth < std::min(limit, kMaxDepth) || b_.pool_.size() == 1)
         return next_.on_iteration(r);

@@ -1,17 +1,22 @@
 // For a backend whose threads each search the whole root at the same depths
-// (abdada; abdada-simple could use it too but does not yet): under a depth limit the search is over as soon
-// as *any* thread has completed the last iteration, not only the main one.
+// (abdada; abdada-simple could use it too but does not yet): under a depth
+// limit the search is over as soon as *any* thread has completed the last
+// iteration, not only the main one.
 // Every thread's iteration is a full search of the root on the shared table
 // (the root's running best shared, parallel/root_share.h), so a helper's
 // completed iteration is as good a result as the main thread's; waiting for
 // the main thread instead leaves it to finish alone while the helper idles.
 //
 // A helper offers each completed iteration; the first one at the depth
-// limit is kept, and from then on overtaken() is true, which the hooks'
-// aborted() turns into an unwind of the main thread. The backend then
-// reports the kept iteration in place of the main thread's. Without a depth
-// limit (time, nodes, infinite) nothing is kept: the main thread ends the
-// search as before.
+// limit is kept. overtaken() turns true once one is kept *and* the main
+// thread has completed the iteration before the limit (main_reached), and
+// the hooks' aborted() turns it into an unwind of the main thread; the
+// backend then reports the kept iteration in place of the main thread's.
+// So every depth is still reported once, in order: a helper that runs more
+// than one iteration ahead (a starved main thread) leaves the main thread
+// to complete, alone and on the helper's table, the iterations it has not
+// reported yet. Without a depth limit (time, nodes, infinite) nothing is
+// kept: the main thread ends the search as before.
 #pragma once
 
 #include <atomic>
@@ -28,18 +33,23 @@ class FirstComplete {
   // Before the helpers start: the search's depth limit (0: none).
   void reset(Depth depth_limit) {
     limit_ = depth_limit;
-    overtaken_.store(false, std::memory_order_relaxed);
+    state_.store(limit_ <= 1 ? kMainAtLimit : 0u, std::memory_order_relaxed);
     kept_.reset();
   }
-  // True once a helper has completed the depth limit.
-  bool overtaken() const { return overtaken_.load(std::memory_order_relaxed); }
+  // True once a helper has completed the depth limit and the main thread
+  // has completed the depth before it.
+  bool overtaken() const { return state_.load(std::memory_order_relaxed) == kBoth; }
+  // The main thread's completed iteration (its observer calls this).
+  void main_reached(Depth depth) {
+    if (limit_ > 0 && depth >= limit_ - 1) state_.fetch_or(kMainAtLimit, std::memory_order_relaxed);
+  }
   // A helper's completed iteration; kept when it is the first at the limit.
   void offer(const SearchResult& r) {
     if (limit_ <= 0 || r.depth < limit_) return;
     const std::lock_guard<std::mutex> lock(mutex_);
     if (kept_) return;
     kept_ = r;
-    overtaken_.store(true, std::memory_order_relaxed);
+    state_.fetch_or(kKept, std::memory_order_relaxed);
   }
   // The kept iteration, if any (read once the helpers are parked).
   std::optional<SearchResult> take() {
@@ -65,8 +75,9 @@ class FirstComplete {
   };
 
  private:
+  static constexpr unsigned kKept = 1, kMainAtLimit = 2, kBoth = 3;
   Depth limit_ = 0;
-  std::atomic<bool> overtaken_{false};
+  std::atomic<unsigned> state_{0};
   std::mutex mutex_;
   std::optional<SearchResult> kept_;
 };

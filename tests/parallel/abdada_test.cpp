@@ -131,8 +131,9 @@ TEST(Abdada, ParametersReachTheSearch) {
 }
 
 // A helper's iteration below the depth limit is not kept; the first one at
-// the limit is, and overtakes the main thread; later ones change nothing;
-// without a depth limit nothing is ever kept.
+// the limit is, and overtakes the main thread once the main thread has
+// completed the depth before the limit (so that no depth goes unreported);
+// later ones change nothing; without a depth limit nothing is ever kept.
 TEST(FirstComplete, KeepsTheFirstIterationAtTheDepthLimit) {
   FirstComplete f;
   f.reset(6);
@@ -141,10 +142,15 @@ TEST(FirstComplete, KeepsTheFirstIterationAtTheDepthLimit) {
   r.score = 11;
   f.offer(r);
   EXPECT_FALSE(f.overtaken());
+  f.main_reached(3);
   r.depth = 6;
   r.score = 22;
   FirstComplete::Offer offer(f);
   offer.on_iteration(r);
+  EXPECT_FALSE(f.overtaken());  // the main thread has yet to report depths 4 and 5
+  f.main_reached(4);
+  EXPECT_FALSE(f.overtaken());
+  f.main_reached(5);
   EXPECT_TRUE(f.overtaken());
   r.score = 33;
   f.offer(r);
@@ -153,11 +159,17 @@ TEST(FirstComplete, KeepsTheFirstIterationAtTheDepthLimit) {
   EXPECT_EQ(kept->score, 22);
   EXPECT_FALSE(f.take().has_value());
   f.reset(0);
+  f.main_reached(39);
   EXPECT_FALSE(f.overtaken());
   r.depth = 40;
   f.offer(r);
   EXPECT_FALSE(f.overtaken());
   EXPECT_FALSE(f.take().has_value());
+  // A limit of 1: the main thread has nothing to report before it.
+  f.reset(1);
+  r.depth = 1;
+  f.offer(r);
+  EXPECT_TRUE(f.overtaken());
 }
 
 // Bounded for ThreadSanitizer: four openings at depth 6 with 2 and 3 threads

@@ -96,6 +96,7 @@ class FirstToDepth final : public Observer {
       : workers_(w), depth_(depth), id_(id), r_(r), first_(first) {}
   void on_iteration(const SearchResult& s) override {
     if (id_ != 0) first_.offer(s);
+    else first_.main_reached(s.depth);
     if (s.depth < depth_ || r_.first_id >= 0) return;
     r_.first_id = id_;
     for (const auto& w : workers_) r_.first_nodes += w->stats.nodes;
