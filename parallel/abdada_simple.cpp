@@ -11,12 +11,19 @@
 // node's on_leave() on any other path (a stop's unwinding, an exception), so
 // the side table is empty after each search; what is not is counted as
 // mark_leaks (and cleared).
+//
+// As in abdada, the threads search the whole root at the same depths with
+// the root's running best shared, so under a depth limit the first thread
+// to complete the last iteration ends the search, a helper's iteration
+// standing for the main thread's (parallel/first_complete.h;
+// abdada_first_complete=no: only the main thread's).
 #include <array>
 #include <optional>
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/busy_moves.h"
+#include "parallel/first_complete.h"
 #include "parallel/root_share.h"
 #include "parallel/root_threads.h"
 #include "search/driver.h"
@@ -43,14 +50,22 @@ class SimpleHooks : public RootSharingHooks {
   static constexpr bool kDefersMoves = true;
   static constexpr bool kTracksNodes = true;
 
+  // first: where a helper that completes the depth limit first is recorded
+  // (null: only the main thread ends the search; always so for a lone thread).
   SimpleHooks(BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s,
-              RootShare& root)
+              RootShare& root, const FirstComplete* first)
       : RootSharingHooks(threads.size() > 1 ? &root : nullptr),
         busy_(busy),
         threads_(threads),
-        s_(s) {}
+        s_(s),
+        first_(threads.size() > 1 ? first : nullptr) {}
 
-  bool aborted(const Worker& w) const { return threads_.helper_stopped(w); }
+  // Helpers end when the main thread is done; the main thread by its own
+  // limits, or when a helper has completed the depth limit first.
+  bool aborted(const Worker& w) const {
+    if (w.id != 0) return threads_.helper_stopped(w);
+    return first_ && first_->overtaken();
+  }
   void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
 
   void on_enter(Worker& w, int ply) {
@@ -97,6 +112,7 @@ class SimpleHooks : public RootSharingHooks {
   BusyMoves& busy_;
   RootThreads<SimpleThread>& threads_;
   const SimpleSettings s_;
+  const FirstComplete* const first_;
 };
 
 template <class Table>
@@ -124,15 +140,26 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
     s.mark_depth = this->config_.simple_mark_depth;
     s.reprobe_depth = this->config_.simple_reprobe_depth;
     root_.reset();
-    hooks_.emplace(busy_, threads_, s, root_);
+    first_.reset(this->config_.abdada_first_complete ? shared.options.limits.depth : 0);
+    hooks_.emplace(busy_, threads_, s, root_, &first_);
     search_.emplace(this->tt_, *hooks_, shared);
     shared_ = &shared;
     threads_.start(
-        [this](SimpleThread& t) { iterative_deepening(*search_, t, *shared_, nullptr); });
+        [this](SimpleThread& t) { iterative_deepening(*search_, t, *shared_, &offer_); });
   }
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
-    LastIterationGate<SimpleThread> gate(observer, threads_, shared.options.limits.depth);
-    return iterative_deepening(*search_, threads_.thread(0), shared, &gate);
+    LastIterationGate<SimpleThread> gate(observer, threads_, shared.options.limits.depth,
+                                         &first_);
+    SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &gate);
+    // A helper completed the depth limit while the main thread had not: its
+    // iteration is the search's result (the gate ends the helpers first).
+    if (std::optional<SearchResult> h = first_.take_over(r)) {
+      gate.on_iteration(*h);
+      h->stats = threads_.sum();
+      h->stopped = r.stopped;
+      r = *h;
+    }
+    return r;
   }
   void end_search() noexcept override {
     threads_.finish();
@@ -149,6 +176,8 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
   using Hooks = SimpleHooks<Table>;
   BusyMoves busy_;
   RootShare root_;
+  FirstComplete first_;
+  FirstComplete::Offer offer_{first_};  // the helpers' observer (offer() locks)
   RootThreads<SimpleThread> threads_;
   std::optional<Hooks> hooks_;
   std::optional<Search<Table, Hooks>> search_;

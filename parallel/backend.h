@@ -72,9 +72,10 @@ struct BackendConfig {
   // depth, the table is re-probed for a cutoff before each further move
   // (0: never).
   Depth abdada_reprobe_depth = 4;
-  // abdada: under a depth limit, the first thread to complete it ends the
-  // search with its iteration (parallel/first_complete.h); off: the main
-  // thread's completion does, as for the other backends.
+  // abdada, abdada-simple: under a depth limit, the first thread to
+  // complete it ends the search with its iteration
+  // (parallel/first_complete.h); off: the main thread's completion does, as
+  // for the other backends.
   bool abdada_first_complete = true;
 };
 

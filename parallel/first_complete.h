@@ -1,7 +1,6 @@
 // For a backend whose threads each search the whole root at the same depths
-// (abdada; abdada-simple could use it too but does not yet): under a depth
-// limit the search is over as soon as *any* thread has completed the last
-// iteration, not only the main one.
+// (abdada, abdada-simple): under a depth limit the search is over as soon as
+// *any* thread has completed the last iteration, not only the main one.
 // Every thread's iteration is a full search of the root on the shared table
 // (the root's running best shared, parallel/root_share.h), so a helper's
 // completed iteration is as good a result as the main thread's; waiting for

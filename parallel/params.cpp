@@ -84,7 +84,7 @@ std::vector<BackendParam> make_params() {
   v.push_back({"abdada_first_complete",
                "under a depth limit, whether any thread's completed last iteration ends the "
                "search (no: only the main thread's)",
-               {"abdada"}, 0, 1, {"no", "yes"},
+               {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"},
                [](const BackendConfig& c) { return std::int64_t(c.abdada_first_complete ? 1 : 0); },
                [](BackendConfig& c, std::int64_t x) { c.abdada_first_complete = x == 1; }});
   v.push_back({"replacement", "transposition-table replacement policy", {"all"}, 0,

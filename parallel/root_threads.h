@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "parallel/backend_base.h"
+#include "parallel/first_complete.h"
 #include "parallel/thread_pool.h"
 #include "search/result.h"
 
@@ -86,14 +87,17 @@ class RootThreads {
 
 // Forwards the main thread's iteration reports; at the last iteration the
 // depth limit allows, it first ends the helpers, so that this report counts
-// every node the search's result will count.
+// every node the search's result will count. With a FirstComplete, it also
+// tells it which depth the main thread has completed.
 template <class ThreadT>
 class LastIterationGate final : public Observer {
  public:
-  LastIterationGate(Observer& inner, RootThreads<ThreadT>& threads, Depth depth_limit)
-      : inner_(inner), threads_(threads), limit_(depth_limit) {}
+  LastIterationGate(Observer& inner, RootThreads<ThreadT>& threads, Depth depth_limit,
+                    FirstComplete* first = nullptr)
+      : inner_(inner), threads_(threads), limit_(depth_limit), first_(first) {}
 
   void on_iteration(const SearchResult& r) override {
+    if (first_) first_->main_reached(r.depth);
     if (limit_ <= 0 || r.depth < limit_) {
       inner_.on_iteration(r);
       return;
@@ -108,6 +112,7 @@ class LastIterationGate final : public Observer {
   Observer& inner_;
   RootThreads<ThreadT>& threads_;
   Depth limit_;
+  FirstComplete* first_;
 };
 
 }  // namespace xq
