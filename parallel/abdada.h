@@ -31,7 +31,7 @@ class AbdadaHooks : public RootSharingHooks {
   // search, and its aborted() reads nothing per node).
   AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
               RootShare* root, const FirstComplete* first)
-      : RootSharingHooks(c.threads > 1 ? root : nullptr),
+      : RootSharingHooks(c.threads > 1 ? root : nullptr, c.root_retest),
         claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
         reprobe_depth_(c.abdada_reprobe_depth),
         defer_root_(c.abdada_defer_root),

@@ -42,6 +42,7 @@ struct SimpleThread : Worker {
 struct SimpleSettings {
   Depth mark_depth = 3;
   Depth reprobe_depth = 4;
+  bool root_retest = true;
 };
 
 template <class Table>
@@ -54,7 +55,7 @@ class SimpleHooks : public RootSharingHooks {
   // (null: only the main thread ends the search; always so for a lone thread).
   SimpleHooks(BusyMoves& busy, RootThreads<SimpleThread>& threads, SimpleSettings s,
               RootShare& root, const FirstComplete* first)
-      : RootSharingHooks(threads.size() > 1 ? &root : nullptr),
+      : RootSharingHooks(threads.size() > 1 ? &root : nullptr, s.root_retest),
         busy_(busy),
         threads_(threads),
         s_(s),
@@ -139,6 +140,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
     SimpleSettings s;
     s.mark_depth = this->config_.simple_mark_depth;
     s.reprobe_depth = this->config_.simple_reprobe_depth;
+    s.root_retest = this->config_.root_retest;
     root_.reset();
     first_.reset(this->config_.abdada_first_complete ? shared.options.limits.depth : 0);
     hooks_.emplace(busy_, threads_, s, root_, &first_);

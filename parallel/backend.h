@@ -77,6 +77,10 @@ struct BackendConfig {
   // (parallel/first_complete.h); off: the main thread's completion does, as
   // for the other backends.
   bool abdada_first_complete = true;
+  // abdada, abdada-simple: a younger root move whose null-window search
+  // fails high is first re-tested against a root best another thread has
+  // raised meanwhile, before its open-window re-search.
+  bool root_retest = true;
 };
 
 class Backend {

@@ -87,6 +87,12 @@ std::vector<BackendParam> make_params() {
                {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"},
                [](const BackendConfig& c) { return std::int64_t(c.abdada_first_complete ? 1 : 0); },
                [](BackendConfig& c, std::int64_t x) { c.abdada_first_complete = x == 1; }});
+  v.push_back({"root_retest",
+               "a root move that fails high at a stale alpha is re-tested against the best "
+               "another thread has raised meanwhile before its open-window re-search",
+               {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"},
+               [](const BackendConfig& c) { return std::int64_t(c.root_retest ? 1 : 0); },
+               [](BackendConfig& c, std::int64_t x) { c.root_retest = x == 1; }});
   v.push_back({"replacement", "transposition-table replacement policy", {"all"}, 0,
                std::int64_t(kReplacementNames.size()) - 1, replacement_choices(),
                [](const BackendConfig& c) { return replacement_index(c.replacement); },

@@ -57,7 +57,12 @@ class RootShare {
 class RootSharingHooks : public SerialHooks {
  public:
   static constexpr bool kSharesRoot = true;
-  explicit RootSharingHooks(RootShare* root) : root_(root) {}
+  // retest: a younger root move whose null-window search fails high is
+  // tested against a best another thread has raised meanwhile before its
+  // open-window re-search (Search::shared_root_child).
+  explicit RootSharingHooks(RootShare* root, bool retest = true)
+      : root_(root), retest_(root != nullptr && retest) {}
+  bool retest_root() const { return retest_; }
 
   void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
     if (root_) root_->publish(depth, lo, hi, v, w.pv[0]);
@@ -68,6 +73,7 @@ class RootSharingHooks : public SerialHooks {
 
  private:
   RootShare* const root_;
+  const bool retest_;
 };
 
 }  // namespace xq

@@ -80,6 +80,9 @@ struct SerialHooks {
   // Threads that search the same root share its running best (see
   // publish_root() and adopt_root()).
   static constexpr bool kSharesRoot = false;
+  // kSharesRoot: whether a younger root move that fails high is re-tested
+  // against a best another thread raised meanwhile (Search::shared_root_child).
+  bool retest_root() const { return false; }
 
   // kClaimsNodes: nodes with less remaining depth neither claim their entry
   // nor are searched exclusively (a busy mark is not worth a deferral there).

@@ -29,6 +29,7 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   deferrals += o.deferrals;
   deferred_searches += o.deferred_searches;
   cutoff_reprobes += o.cutoff_reprobes;
+  root_retests += o.root_retests;
   mark_underflows += o.mark_underflows;
   mark_leaks += o.mark_leaks;
   gratuitous_splits += o.gratuitous_splits;

@@ -87,6 +87,7 @@ struct SearchStats {
   Counter deferrals;         // moves put aside to the deferred pass
   Counter deferred_searches; // deferred moves searched in the second pass
   Counter cutoff_reprobes;   // table re-probes made because a move was deferred
+  Counter root_retests;      // root fail highs re-tested at another thread's raised best
   Counter mark_underflows;   // releases that found a count already at zero
   Counter mark_leaks;        // busy marks still set when the search ended
   // DTS-style splitting (dts): split points published while no thread was

@@ -80,6 +80,34 @@ class Search {
     return v;
   }
 
+  // A younger root move of a thread that shares the root's running best
+  // with other threads (Hooks::kSharesRoot, PVS): as child(), except that
+  // when the null-window search fails high, another thread may meanwhile
+  // have raised the root's best. That best is then adopted (alpha, best,
+  // best_move and the root line change, as before each root move) and the
+  // move is tested against it with a null window before any open-window
+  // re-search: a move searched at a stale alpha fails high on a bound the
+  // root has already passed, and its open-window re-search is the most
+  // expensive search of the iteration.
+  Value shared_root_child(Worker& w, Move m, Value& alpha, Value beta, Depth depth,
+                          Value alpha_orig, Value& best, Move& best_move, bool exclusive) {
+    w.pos.do_move(m);
+    Value v = -node(w, -alpha - 1, -alpha, depth - 1, 1, false, true, exclusive);
+    if (v > alpha && v < beta && !stopped(w)) {
+      if (hooks_.adopt_root(w, depth, alpha_orig, beta, best)) {
+        ++w.stats.root_retests;
+        best_move = w.pv[0].moves[0];
+        alpha = std::max(alpha, best);
+        if (alpha < beta) v = -node(w, -alpha - 1, -alpha, depth - 1, 1, false, true);
+      }
+      if (v > alpha && v < beta && !stopped(w)) v = -node(w, -beta, -alpha, depth - 1, 1, true, true);
+    }
+    w.pos.undo_move(m);
+    if constexpr (Hooks::kClaimsNodes)
+      if (v == -kOnEvaluation) return kOnEvaluation;
+    return v;
+  }
+
   Value node(Worker& w, Value alpha, Value beta, Depth depth, int ply, bool pv_node,
              bool null_allowed, bool exclusive = false) {
     Position& pos = w.pos;
@@ -160,8 +188,18 @@ class Search {
           if ((alpha = std::max(alpha, best)) >= beta) break;
         }
       if constexpr (Hooks::kDefersMoves) hooks_.before_child(w, m, depth, ply, picker.deferred_stage());
-      const Value v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
-                            young && exclusive_child(depth, ply));
+      Value v;
+      if constexpr (Hooks::kSharesRoot) {
+        if (ply == 0 && searched > 0 && pvs() && hooks_.retest_root())
+          v = shared_root_child(w, m, alpha, beta, depth, alpha_orig, best, best_move,
+                                young && exclusive_child(depth, ply));
+        else
+          v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
+                    young && exclusive_child(depth, ply));
+      } else {
+        v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
+                  young && exclusive_child(depth, ply));
+      }
       if constexpr (Hooks::kDefersMoves) hooks_.after_child(w, ply);
       if (stopped(w)) return 0;
       if constexpr (Hooks::kClaimsNodes) {
@@ -171,6 +209,8 @@ class Search {
         }
       }
       ++searched;
+      if constexpr (Hooks::kSharesRoot)  // an adopted root best at or above beta
+        if (ply == 0 && alpha >= beta) break;
       if (v > best) {
         best = v;
         best_move = m;

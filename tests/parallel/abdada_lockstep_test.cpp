@@ -91,7 +91,8 @@ TEST(AbdadaLockstep, ExactModeKeepsTheSerialValue) {
 }
 
 // The figures behind the search-overhead diagnosis, per position of a suite
-// (XQ_SUITE, XQ_DEPTH, XQ_QUANTUM, XQ_SHARE_ROOT=0 override the defaults).
+// (XQ_SUITE, XQ_DEPTH, XQ_QUANTUM, XQ_SHARE_ROOT=0, XQ_RETEST=0 override the
+// defaults; XQ_TRACE=1 prints every thread's iterations).
 TEST(AbdadaLockstepSlow, SuiteOverhead) {
   const char* suite = std::getenv("XQ_SUITE");
   const auto entries = lab::load_suite(suite ? suite : lab::data_dir() + "/middlegames.csv");
@@ -102,7 +103,9 @@ TEST(AbdadaLockstepSlow, SuiteOverhead) {
   int n = 0;
   for (const auto& e : entries) {
     const auto s = lockstep_search<XorTable>(e.pos, config(1), depth, quantum);
-    const auto p = lockstep_search<XorTable>(e.pos, config(2), depth, quantum, false, share_root);
+    BackendConfig two = config(2);
+    two.root_retest = env_int("XQ_RETEST", 1) != 0;
+    const auto p = lockstep_search<XorTable>(e.pos, two, depth, quantum, false, share_root);
     serial_sum += double(s.stats.nodes);
     par_sum += double(p.stats.nodes);
     first_sum += double(p.first_nodes);

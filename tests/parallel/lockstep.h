@@ -10,6 +10,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -95,6 +97,14 @@ class FirstToDepth final : public Observer {
                FirstComplete& first)
       : workers_(w), depth_(depth), id_(id), r_(r), first_(first) {}
   void on_iteration(const SearchResult& s) override {
+    if (std::getenv("XQ_TRACE")) {  // the threads' iterations, for a diagnosis by hand
+      std::uint64_t all = 0;
+      for (const auto& w : workers_) all += w->stats.nodes;
+      std::printf("  thread %d depth %2d score %5d move %s own nodes %10llu all %10llu\n", id_,
+                  int(s.depth), int(s.score), move_name(s.best_move).c_str(),
+                  static_cast<unsigned long long>(workers_[std::size_t(id_)]->stats.nodes),
+                  static_cast<unsigned long long>(all));
+    }
     if (id_ != 0) first_.offer(s);
     else first_.main_reached(s.depth);
     if (s.depth < depth_ || r_.first_id >= 0) return;
