@@ -53,7 +53,11 @@ int run(const PerftArgs& a) {
   g_interrupted.store(false);
   const auto previous = std::signal(SIGINT, on_sigint);
   const lab::PerftResult r = lab::perft_divide(pos, a.depth, g_interrupted, on_move);
-  std::signal(SIGINT, previous);
+  // An interrupted count keeps the flag-only handler until the process ends:
+  // a second SIGINT (timeout(1) forwards one to the child and another to its
+  // process group; a user presses Ctrl-C twice) must not kill the process
+  // before it has said where it stopped.
+  if (!r.interrupted) std::signal(SIGINT, previous);
   if (line) line->clear();
   if (r.interrupted)
     throw Interrupted("interrupted after " + std::to_string(r.divide.size()) + " of " +

@@ -28,7 +28,11 @@ lab::MatchResult run_match_until_sigint(const lab::MatchConfig& config, const st
     std::signal(SIGINT, previous);
     throw;
   }
-  std::signal(SIGINT, previous);
+  // A stopped match keeps the flag-only handler until the process ends: a
+  // second SIGINT (timeout(1) sends one to the child and another to its
+  // process group; Ctrl-C pressed twice) must not kill the process while it
+  // writes its summary and files.
+  if (!g_stop.load()) std::signal(SIGINT, previous);
   return r;
 }
 
