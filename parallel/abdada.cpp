@@ -77,16 +77,9 @@ class AbdadaBackend final : public BackendBase<Table> {
     AbdadaHooks hooks(this->config_, workers_, helpers_done_, &root_, &first_);
     Search<Table, AbdadaHooks> search(this->tt_, hooks, shared);
     LastIteration last(*this, observer);
-    SearchResult r = iterative_deepening(search, *workers_[0], shared, &last);
-    // A helper completed the depth limit while the main thread had not: its
-    // iteration is the search's result.
-    if (std::optional<SearchResult> h = first_.take_over(r)) {
-      last.on_iteration(*h);
-      h->stats = sum_stats();
-      h->stopped = r.stopped;
-      r = *h;
-    }
-    return r;
+    const SearchResult r = iterative_deepening(search, *workers_[0], shared, &last);
+    // A helper that completed the depth limit first stands for the main thread.
+    return first_.result(r, last, [this] { return sum_stats(); });
   }
 
   // Helpers unwind at their next node; then no thread holds a mark, and any

@@ -152,16 +152,9 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     LastIterationGate<SimpleThread> gate(observer, threads_, shared.options.limits.depth,
                                          &first_);
-    SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &gate);
-    // A helper completed the depth limit while the main thread had not: its
-    // iteration is the search's result (the gate ends the helpers first).
-    if (std::optional<SearchResult> h = first_.take_over(r)) {
-      gate.on_iteration(*h);
-      h->stats = threads_.sum();
-      h->stopped = r.stopped;
-      r = *h;
-    }
-    return r;
+    const SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &gate);
+    // A helper that completed the depth limit first stands for the main thread.
+    return first_.result(r, gate, [this] { return threads_.sum(); });
   }
   void end_search() noexcept override {
     threads_.finish();

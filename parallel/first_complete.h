@@ -62,6 +62,20 @@ class FirstComplete {
     if (h && h->depth <= main_result.depth) h.reset();
     return h;
   }
+  // The search's result once the main thread's iterative deepening returned
+  // main_result: a kept helper iteration that goes deeper is reported
+  // through `report` (the backend's last-iteration observer, which ends the
+  // helpers) and returned with every thread's counters (sum_stats(), read
+  // after that); otherwise main_result.
+  template <class SumStats>
+  SearchResult result(const SearchResult& main_result, Observer& report, SumStats sum_stats) {
+    std::optional<SearchResult> h = take_over(main_result);
+    if (!h) return main_result;
+    report.on_iteration(*h);
+    h->stats = sum_stats();
+    h->stopped = main_result.stopped;
+    return *h;
+  }
 
   // The observer a helper's iterative deepening reports to.
   class Offer final : public Observer {

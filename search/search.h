@@ -188,18 +188,11 @@ class Search {
           if ((alpha = std::max(alpha, best)) >= beta) break;
         }
       if constexpr (Hooks::kDefersMoves) hooks_.before_child(w, m, depth, ply, picker.deferred_stage());
-      Value v;
-      if constexpr (Hooks::kSharesRoot) {
-        if (ply == 0 && searched > 0 && pvs() && hooks_.retest_root())
-          v = shared_root_child(w, m, alpha, beta, depth, alpha_orig, best, best_move,
-                                young && exclusive_child(depth, ply));
-        else
-          v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
-                    young && exclusive_child(depth, ply));
-      } else {
-        v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0,
-                  young && exclusive_child(depth, ply));
-      }
+      const bool only_if_free = young && exclusive_child(depth, ply);
+      const Value v =
+          ply == 0 && searched > 0 && hooks_.retest_root() && pvs()
+              ? shared_root_child(w, m, alpha, beta, depth, alpha_orig, best, best_move, only_if_free)
+              : child(w, m, alpha, beta, depth, ply, pv_node, searched == 0, only_if_free);
       if constexpr (Hooks::kDefersMoves) hooks_.after_child(w, ply);
       if (stopped(w)) return 0;
       if constexpr (Hooks::kClaimsNodes) {
