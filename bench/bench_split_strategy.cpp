@@ -60,7 +60,7 @@ void BM_FindWork(benchmark::State& state) {
     stacks.push_back(std::make_unique<dts::SplitPoint[]>(std::size_t(per_thread)));
     for (int s = 0; s < per_thread && left > 0; ++s, --left) {
       const dts::Candidate c{4 + int(rng() % 10), int(rng() % 12), 1 + int(rng() % 40),
-                             dts::NodeType(rng() % 3), 1 + int(rng() % 3)};
+                             dts::NodeType(rng() % 3), 1 + int(rng() % 3), 1 + int(rng() % 4)};
       stacks.back()[std::size_t(s)].summary.store(dts::pack(c), std::memory_order_relaxed);
     }
   }
@@ -80,7 +80,7 @@ void BM_FindWork(benchmark::State& state) {
     benchmark::DoNotOptimize(i);
   }
 }
-BENCHMARK(BM_FindWork)->ArgsProduct({{0, 1, 2, 3}, {2, 8, 32}})->ArgNames({"policy", "open"});
+BENCHMARK(BM_FindWork)->ArgsProduct({{0, 1, 2, 3, 4}, {2, 8, 32}})->ArgNames({"policy", "open"});
 
 void BM_PublishCost(benchmark::State& state) {
   BackendConfig c;
@@ -184,6 +184,6 @@ void BM_PolicySuite(benchmark::State& state) {
   const double predicted = double(sum.predicted_all + sum.predicted_cut);
   state.counters["held"] = predicted > 0 ? double(sum.prediction_held) / predicted : 0.0;
 }
-BENCHMARK(BM_PolicySuite)->ArgName("policy")->DenseRange(0, 3)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_PolicySuite)->ArgName("policy")->DenseRange(0, 4)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 
 }  // namespace

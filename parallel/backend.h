@@ -54,9 +54,19 @@ struct BackendConfig {
   int gratuitous_limit = 2;
   // dts: whether nodes predicted CUT may split gratuitously too.
   bool gratuitous_at_cut = false;
+  // dts: most helpers at one split point besides its owner (0: no limit); a
+  // thread that finds a split point full picks another.
+  int split_max_helpers = 0;
+  // dts: moves a node must have searched without a cutoff before it splits
+  // gratuitously (1: right after its eldest brother).
+  int gratuitous_moves = 1;
   // dts: how an idle thread picks among the open split points, an index into
-  // dts::kPolicyNames (parallel/dts_policy.h): depth, moves, type, first.
+  // dts::kPolicyNames (parallel/dts_policy.h): depth, moves, type, first,
+  // proven.
   int split_policy = 0;
+  // dts, policy proven: moves a non-PV split point must have searched
+  // without a cutoff before it counts as a proven ALL node.
+  int proven_moves = 2;
   // ybwc, dts: a younger brother searched at a split point checks a
   // null-window result against the node's current alpha, which other
   // threads may have raised, before its full-window re-search

@@ -22,7 +22,10 @@ Settings settings_of(const BackendConfig& c) {
   s.gratuitous_depth = std::max<Depth>(c.gratuitous_depth, 1);
   s.gratuitous_limit = std::max(c.gratuitous_limit, 0);
   s.gratuitous_at_cut = c.gratuitous_at_cut;
+  s.gratuitous_moves = std::max(c.gratuitous_moves, 1);
+  s.max_helpers = std::max(c.split_max_helpers, 0);
   s.policy = Policy(std::clamp(c.split_policy, 0, int(kPolicyNames.size()) - 1));
+  s.proven_moves = std::max(c.proven_moves, 1);
   s.live_alpha = c.split_live_alpha;
   return s;
 }
@@ -112,7 +115,7 @@ SplitPoint* Pool::choose(Thread& t, const SplitPoint* below) {
            t.where);
   }
   while (true) {
-    const int i = pick(t.candidates, settings_.policy);
+    const int i = pick(t.candidates, settings_.policy, settings_.proven_moves);
     if (i < 0) return nullptr;
     SplitPoint* sp = t.where[std::size_t(i)];
     if (enter(t, *sp, below)) return sp;
@@ -125,7 +128,8 @@ bool Pool::enter(Thread& t, SplitPoint& sp, const SplitPoint* below) {
   bool late;
   {
     TimedLock g(sp.lock, t.stats);
-    if (!sp.open || split::cut_off(sp) || (below && !split::descends_from(sp, below)))
+    if (!sp.open || split::cut_off(sp) || (below && !split::descends_from(sp, below)) ||
+        (settings_.max_helpers > 0 && sp.workers > settings_.max_helpers))
       return false;
     late = sp.gratuitous || sp.joins > 0;
     ++sp.workers;
@@ -143,26 +147,21 @@ bool Pool::enter(Thread& t, SplitPoint& sp, const SplitPoint* below) {
   return true;
 }
 
-// Takes moves from sp (entered) until none is left, then leaves it. The
-// nodes a thread searched in a split point that a cutoff by another thread
-// (at it or above it) aborted are counted as wasted.
+// Takes moves from sp (entered) until none is left, then leaves it.
 void Pool::serve(Thread& t, SplitPoint& sp) {
   SplitPoint* const saved = t.active;
   t.active = &sp;
   const auto ply = std::size_t(sp.ctx->ply);
   t.types[ply] = sp.type;
   t.children[ply] = 1;  // every move of a split point is a younger brother
-  const std::uint64_t nodes_before = t.stats.nodes;
-  bool cut_here = false;
   const auto leave = [&] {
     t.active = saved;
     TimedLock g(sp.lock, t.stats);
-    if (!cut_here && split::cut_off(sp)) t.stats.wasted_nodes += t.stats.nodes - nodes_before;
     --sp.workers;
     sp.describe();
   };
   try {
-    cut_here = run_moves(t, sp);
+    run_moves(t, sp);
   } catch (...) {
     leave();  // the owner must not wait for this thread
     throw;
@@ -190,36 +189,43 @@ bool Pool::try_join(Thread& t, const SplitPoint* below, Clock::time_point* idle_
 }
 
 // Takes moves from sp until none is left, a cutoff happens or the search
-// stops. Returns whether this thread's move made the cutoff.
-bool Pool::run_moves(Thread& t, SplitPoint& sp) {
+// stops. The nodes of a move's search that a cutoff (at sp or above it)
+// aborted count as wasted, each once, as in ybwc (split_timing::ChildNodes).
+void Pool::run_moves(Thread& t, SplitPoint& sp) {
   const SplitContext& ctx = *sp.ctx;
   while (!stopped(t)) {
     Move m;
     Value alpha;
     {
       TimedLock g(sp.lock, t.stats);
-      if (!sp.open) return false;
+      if (!sp.open) return;
       m = ctx.picker->next();
       sp.moves_left = ctx.picker->remaining();
       if (!m) sp.open = false;
       sp.describe();
-      if (!m) return false;
+      if (!m) return;
       alpha = sp.result.alpha;
     }
     if (!t.pos.is_legal(m)) continue;
+    const split_timing::ChildNodes child(t.stats);
     const Value v = sp.search_move(sp.closure, t, m, alpha, ctx);
-    if (stopped(t)) return false;  // v is meaningless
+    if (stopped(t)) {  // v is meaningless
+      if (chain_cut(t)) child.discard(t.stats);
+      return;
+    }
     TimedLock g(sp.lock, t.stats);
     const bool cut = sp.result.record(m, v, t.pv[std::size_t(ctx.ply) + 1], ctx.beta);
     sp.live_alpha.store(sp.result.alpha, std::memory_order_relaxed);
-    if (!cut) continue;
+    if (!cut) {
+      sp.describe();  // one more move searched
+      continue;
+    }
     sp.open = false;
     sp.describe();
-    if (sp.cutoff.exchange(true, std::memory_order_relaxed)) return false;
-    if (sp.workers > 1) ++t.stats.aborts;
-    return true;
+    if (!sp.cutoff.exchange(true, std::memory_order_relaxed) && sp.workers > 1)
+      ++t.stats.aborts;
+    return;
   }
-  return false;
 }
 
 // Helpful master: while helpers finish the split point's last moves, the owner

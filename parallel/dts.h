@@ -9,14 +9,16 @@
 //    also gratuitously when none is: a busy thread publishes the nodes of its
 //    current path with remaining depth >= gratuitous_depth, up to
 //    gratuitous_limit such split points open at once (at nodes predicted CUT
-//    only with gratuitous_at_cut), so that a thread that
-//    falls idle finds several nodes to choose from instead of waiting for the
-//    busy thread's next split opportunity.
+//    only with gratuitous_at_cut; once gratuitous_moves moves are searched
+//    without a cutoff), so that a thread that falls idle finds several nodes
+//    to choose from instead of waiting for the busy thread's next split
+//    opportunity.
 //  * Choice. An idle thread reads the descriptors of every open split point
 //    of every thread (one relaxed word each: remaining depth, ply, moves left,
-//    predicted node type, workers) and joins the one its policy picks
+//    predicted node type, workers, moves searched) and joins the one its policy picks
 //    (dts_policy.h); a split point may be joined at any time while it has
-//    moves left (late join).
+//    moves left (late join), and by at most max_helpers helpers when that is
+//    set (Stockfish's YBWC capped the threads of a split point too).
 //  * Node types. Each thread carries the Knuth-Moore prediction (PV, CUT,
 //    ALL) of every node on its path; a split point records its node's, and
 //    when it closes, whether the prediction held (ALL: no cutoff; CUT: a
@@ -75,7 +77,8 @@ struct SplitPoint {
 
   // Rewrites `summary` from the fields above (call under `lock`).
   void describe() {
-    summary.store(open ? pack({ctx->depth, ctx->ply, moves_left, type, workers}) : 0,
+    summary.store(open ? pack({ctx->depth, ctx->ply, moves_left, type, workers,
+                                     result.moves_searched}) : 0,
                   std::memory_order_relaxed);
   }
 };
@@ -112,7 +115,10 @@ struct Settings {
   Depth gratuitous_depth = 6;
   int gratuitous_limit = 2;
   bool gratuitous_at_cut = false;
+  int gratuitous_moves = 1;
+  int max_helpers = 0;  // 0: no limit
   Policy policy = Policy::Depth;
+  int proven_moves = 2;
   bool live_alpha = false;
 };
 Settings settings_of(const BackendConfig& config);
@@ -149,7 +155,9 @@ class Pool {
         t.split_count.load(std::memory_order_relaxed) >= settings_.max_splits)
       return false;
     if (idle_.load(std::memory_order_relaxed) > 0) return true;
-    if (ctx.depth < settings_.gratuitous_depth || t.gratuitous_open >= settings_.gratuitous_limit)
+    if (ctx.depth < settings_.gratuitous_depth ||
+        t.gratuitous_open >= settings_.gratuitous_limit ||
+        ctx.moves_searched < settings_.gratuitous_moves)
       return false;
     // A node predicted CUT that has not cut off yet may still do so and
     // throw away the work of whoever joined it.
@@ -167,7 +175,7 @@ class Pool {
   void publish(Thread& t, SplitPoint& sp, SplitContext& ctx, split::SearchMoveFn fn,
                const void* closure);
   void close(Thread& t, SplitPoint& sp, int index);
-  bool run_moves(Thread& t, SplitPoint& sp);
+  void run_moves(Thread& t, SplitPoint& sp);
   void wait_for_helpers(Thread& t, SplitPoint& sp);
   void abandon(Thread& t, SplitPoint& sp, int index) noexcept;
   SplitPoint* choose(Thread& t, const SplitPoint* below);

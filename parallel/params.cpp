@@ -112,11 +112,25 @@ std::vector<BackendParam> make_params() {
                {"dts"}, 0, 1, {"no", "yes"},
                [](const BackendConfig& c) { return std::int64_t(c.gratuitous_at_cut ? 1 : 0); },
                [](BackendConfig& c, std::int64_t x) { c.gratuitous_at_cut = x == 1; }});
+  v.push_back({"max_helpers", "most helpers at one split point besides its owner (0: no limit)",
+               {"dts"}, 0, 255, {},
+               [](const BackendConfig& c) { return std::int64_t(c.split_max_helpers); },
+               [](BackendConfig& c, std::int64_t x) { c.split_max_helpers = int(x); }});
+  v.push_back({"gratuitous_moves",
+               "moves a node searches without a cutoff before it splits gratuitously",
+               {"dts"}, 1, 64, {},
+               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_moves); },
+               [](BackendConfig& c, std::int64_t x) { c.gratuitous_moves = int(x); }});
   v.push_back({"split_policy", "which open split point an idle thread joins", {"dts"}, 0,
                std::int64_t(dts::kPolicyNames.size()) - 1,
                {dts::kPolicyNames.begin(), dts::kPolicyNames.end()},
                [](const BackendConfig& c) { return std::int64_t(c.split_policy); },
                [](BackendConfig& c, std::int64_t x) { c.split_policy = int(x); }});
+  v.push_back({"proven_moves",
+               "split_policy=proven: moves searched without a cutoff that prove a node ALL",
+               {"dts"}, 1, 64, {},
+               [](const BackendConfig& c) { return std::int64_t(c.proven_moves); },
+               [](BackendConfig& c, std::int64_t x) { c.proven_moves = int(x); }});
   v.push_back({"live_alpha",
                "re-search a split point's younger brother from the node's current alpha",
                {"ybwc", "dts"}, 0, 1, {"no", "yes"},

@@ -22,8 +22,9 @@
 namespace xq::dts {
 namespace {
 
-Candidate cand(int depth, int ply, int moves_left, NodeType type, int workers = 1) {
-  return {depth, ply, moves_left, type, workers};
+Candidate cand(int depth, int ply, int moves_left, NodeType type, int workers = 1,
+               int searched = 1) {
+  return {depth, ply, moves_left, type, workers, searched};
 }
 
 struct PickCase {
@@ -56,6 +57,16 @@ std::vector<PickCase> pick_cases() {
       {"first skips exhausted ones", Policy::First, {cand(12, 0, 0, pv), cand(3, 8, 1, cut)}, 1},
       {"nothing to join", Policy::Moves, {cand(12, 0, 0, pv)}, -1},
       {"empty scan", Policy::Type, {}, -1},
+      // proven (threshold 2): a node that searched 2 moves without a cutoff,
+      // or a PV node, before a deeper one that searched only its first.
+      {"proven: two searched before deeper", Policy::Proven,
+       {cand(9, 2, 30, NodeType::All, 1, 1), cand(6, 4, 20, cut, 1, 2)}, 1},
+      {"proven: PV counts as proven", Policy::Proven,
+       {cand(9, 2, 30, all, 1, 1), cand(5, 3, 8, pv, 1, 1)}, 1},
+      {"proven tie: deeper", Policy::Proven,
+       {cand(5, 4, 30, cut, 1, 7), cand(8, 3, 2, all, 1, 2)}, 1},
+      {"proven: none proven, deepest", Policy::Proven,
+       {cand(5, 4, 30, cut, 1, 1), cand(8, 3, 2, all, 1, 1)}, 1},
   };
 }
 
@@ -65,14 +76,22 @@ TEST(DtsPolicy, PicksTheExpectedSplitPoint) {
     EXPECT_EQ(pick(c.candidates, c.policy), c.expected) << c.what;
     ++ran;
   }
-  EXPECT_EQ(ran, 16);
+  EXPECT_EQ(ran, 20);
+}
+
+TEST(DtsPolicy, ProvenThresholdIsAParameter) {
+  const std::vector<Candidate> c = {cand(9, 2, 30, NodeType::All, 1, 2),
+                                    cand(6, 4, 20, NodeType::Cut, 1, 3)};
+  EXPECT_EQ(pick(c, Policy::Proven, 2), 0);  // both proven: the deeper
+  EXPECT_EQ(pick(c, Policy::Proven, 3), 1);  // only the second proven
+  EXPECT_EQ(pick(c, Policy::Proven, 4), 0);  // neither: the deeper
 }
 
 TEST(DtsPolicy, BetterIsAStrictOrder) {
   std::mt19937 rng(14);
   const auto random_candidate = [&] {
     return cand(int(rng() % 4), int(rng() % 4), int(rng() % 3), NodeType(rng() % 3),
-                1 + int(rng() % 2));
+                1 + int(rng() % 2), int(rng() % 4));
   };
   int pairs = 0;
   for (int policy = 0; policy < int(kPolicyNames.size()); ++policy)
@@ -83,7 +102,7 @@ TEST(DtsPolicy, BetterIsAStrictOrder) {
       EXPECT_FALSE(better(a, b, p) && better(b, a, p));
       ++pairs;
     }
-  EXPECT_EQ(pairs, 2000);
+  EXPECT_EQ(pairs, 2500);
 }
 
 TEST(DtsPolicy, KnuthMooreNodeTypes) {
@@ -96,14 +115,16 @@ TEST(DtsPolicy, KnuthMooreNodeTypes) {
 }
 
 TEST(DtsPolicy, DescriptorRoundTripsAndSaturates) {
-  const Candidate c = cand(17, 42, 93, NodeType::All, 5);
+  const Candidate c = cand(17, 42, 93, NodeType::All, 5, 38);
   const Candidate back = unpack(pack(c));
+  EXPECT_EQ(back.searched, 38);
   EXPECT_EQ(back.depth, 17);
   EXPECT_EQ(back.ply, 42);
   EXPECT_EQ(back.moves_left, 93);
   EXPECT_EQ(back.type, NodeType::All);
   EXPECT_EQ(back.workers, 5);
-  const Candidate big = unpack(pack(cand(300, 300, 5000, NodeType::Cut, 1000)));
+  const Candidate big = unpack(pack(cand(300, 300, 5000, NodeType::Cut, 1000, 2000)));
+  EXPECT_EQ(big.searched, 1023);
   EXPECT_EQ(big.depth, 255);
   EXPECT_EQ(big.ply, 255);
   EXPECT_EQ(big.moves_left, 1023);
@@ -120,6 +141,18 @@ TEST(DtsParams, SetByNameAndRejectBadValues) {
   EXPECT_EQ(c.gratuitous_depth, 3);
   EXPECT_EQ(c.gratuitous_limit, 0);
   EXPECT_EQ(find_param("split_policy").value_text(c), "type");
+  set_param(c, "split_policy=proven");
+  EXPECT_EQ(c.split_policy, int(Policy::Proven));
+  set_param(c, "proven_moves=3");
+  EXPECT_EQ(c.proven_moves, 3);
+  EXPECT_THROW(set_param(c, "proven_moves=0"), std::invalid_argument);
+  set_param(c, "gratuitous_moves=4");
+  EXPECT_EQ(c.gratuitous_moves, 4);
+  EXPECT_THROW(set_param(c, "gratuitous_moves=0"), std::invalid_argument);
+  set_param(c, "max_helpers=3");
+  EXPECT_EQ(c.split_max_helpers, 3);
+  EXPECT_EQ(find_param("max_helpers").value_text(c), "3");
+  EXPECT_THROW(set_param(c, "max_helpers=256"), std::invalid_argument);
   set_param(c, "gratuitous_at_cut=yes");
   EXPECT_TRUE(c.gratuitous_at_cut);
   EXPECT_THROW(set_param(c, "gratuitous_at_cut=1"), std::invalid_argument);
@@ -203,12 +236,43 @@ TEST(StressDts, GratuitousSplitsLateJoinsAndPredictionsHappen) {
     EXPECT_GT(s.prediction_held, 0u) << policy << " threads " << threads;
     EXPECT_LE(s.prediction_held, s.predicted_all + s.predicted_cut);
     EXPECT_LE(s.late_joins, s.joins);
+    EXPECT_LE(s.wasted_nodes, s.nodes);  // each node counted once at most
     EXPECT_GT(s.search_seconds, 0.0);
     late_joins += s.late_joins;
     ++configurations;
   }
-  EXPECT_EQ(configurations, 4);
+  EXPECT_EQ(configurations, 5);
   EXPECT_GT(late_joins, 0u);
+}
+
+// The settings that limit where helpers go (one helper per split point, the
+// proven-ALL policy, gratuitous splits only after three moves) keep the serial
+// value in exact mode at 3 threads, and helpers still join.
+TEST(StressDts, LimitedHelpersKeepTheSerialValue) {
+  const std::vector<Position> ps = stress_positions();
+  SearchOptions o;
+  o.exact = true;
+  o.limits.depth = 5;
+  Observer quiet;
+  auto serial = make_backend("serial", BackendConfig{});
+  BackendConfig c;
+  c.threads = 3;
+  c.hash_mib = 2;
+  for (const char* p : {"min_split_depth=2", "gratuitous_depth=3", "max_helpers=1",
+                        "split_policy=proven", "gratuitous_moves=3"})
+    set_param(c, p);
+  auto b = make_backend("dts", c);
+  SearchStats s;
+  int searched = 0;
+  for (const Position& p : ps) {
+    const SearchResult r = b->search(p, o, quiet);
+    EXPECT_EQ(r.score, serial->search(p, o, quiet).score) << p.fen();
+    s += r.stats;
+    ++searched;
+  }
+  EXPECT_EQ(searched, int(kStressPositions));
+  EXPECT_GT(s.joins, 0u);
+  EXPECT_LE(s.wasted_nodes, s.nodes);
 }
 
 // One thread has nobody to split for: dts must then be the serial search.
