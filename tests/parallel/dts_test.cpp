@@ -192,19 +192,31 @@ std::vector<Position> stress_positions() {
   return out;
 }
 
+// Exact mode at depth 5, and the serial values of ps under it.
+SearchOptions exact_depth5() {
+  SearchOptions o;
+  o.exact = true;
+  o.limits.depth = 5;
+  return o;
+}
+
+std::vector<Value> serial_values(const std::vector<Position>& ps) {
+  Observer quiet;
+  auto serial = make_backend("serial", BackendConfig{});
+  std::vector<Value> out;
+  for (const Position& p : ps) out.push_back(serial->search(p, exact_depth5(), quiet).score);
+  return out;
+}
+
 // Every policy once, at 2 and 3 threads alternately (on 2 cores), with a
 // low split depth and gratuitous split points from depth 3: exact-mode
 // values equal the serial ones, and over the positions the machinery did
 // what it exists for.
 TEST(StressDts, GratuitousSplitsLateJoinsAndPredictionsHappen) {
   const std::vector<Position> ps = stress_positions();
-  SearchOptions o;
-  o.exact = true;
-  o.limits.depth = 5;
+  const SearchOptions o = exact_depth5();
   Observer quiet;
-  std::vector<Value> expected;
-  auto serial = make_backend("serial", BackendConfig{});
-  for (const Position& p : ps) expected.push_back(serial->search(p, o, quiet).score);
+  const std::vector<Value> expected = serial_values(ps);
   int configurations = 0;
   std::uint64_t late_joins = 0;  // few per configuration: asserted over all of them
   for (std::string_view policy : kPolicyNames) {
@@ -250,11 +262,9 @@ TEST(StressDts, GratuitousSplitsLateJoinsAndPredictionsHappen) {
 // value in exact mode at 3 threads, and helpers still join.
 TEST(StressDts, LimitedHelpersKeepTheSerialValue) {
   const std::vector<Position> ps = stress_positions();
-  SearchOptions o;
-  o.exact = true;
-  o.limits.depth = 5;
+  const SearchOptions o = exact_depth5();
   Observer quiet;
-  auto serial = make_backend("serial", BackendConfig{});
+  const std::vector<Value> expected = serial_values(ps);
   BackendConfig c;
   c.threads = 3;
   c.hash_mib = 2;
@@ -264,9 +274,9 @@ TEST(StressDts, LimitedHelpersKeepTheSerialValue) {
   auto b = make_backend("dts", c);
   SearchStats s;
   int searched = 0;
-  for (const Position& p : ps) {
-    const SearchResult r = b->search(p, o, quiet);
-    EXPECT_EQ(r.score, serial->search(p, o, quiet).score) << p.fen();
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const SearchResult r = b->search(ps[i], o, quiet);
+    EXPECT_EQ(r.score, expected[i]) << ps[i].fen();
     s += r.stats;
     ++searched;
   }
