@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include "hashing/replacement.h"
 #include "parallel/dts_policy.h"
@@ -20,79 +22,82 @@ std::int64_t replacement_index(Replacement r) {
   return 0;
 }
 
+// A parameter stored in one field of BackendConfig (an integer, a bool or
+// the index of a choice): its value is the field's, converted.
+template <auto Field>
+std::int64_t get_field(const BackendConfig& c) {
+  return std::int64_t(c.*Field);
+}
+
+template <auto Field>
+void set_field(BackendConfig& c, std::int64_t x) {
+  c.*Field = static_cast<std::remove_reference_t<decltype(c.*Field)>>(x);
+}
+
+template <auto Field>
+BackendParam field(std::string_view name, std::string_view summary,
+                   std::vector<std::string_view> backends, std::int64_t min, std::int64_t max,
+                   std::vector<std::string_view> choices) {
+  return {name, summary, std::move(backends), min, max, std::move(choices), get_field<Field>,
+          set_field<Field>};
+}
+
 // simplified ABDADA and Lazy SMP.
 void add_shared_table_params(std::vector<BackendParam>& v) {
-  v.push_back({"busy_entries", "buckets of the busy-move side table", {"abdada-simple"}, 1,
-               std::int64_t{1} << 22, {},
-               [](const BackendConfig& c) { return std::int64_t(c.busy_entries); },
-               [](BackendConfig& c, std::int64_t x) { c.busy_entries = int(x); }});
-  v.push_back({"busy_ways", "slots per bucket of the busy-move side table", {"abdada-simple"}, 1,
-               16, {}, [](const BackendConfig& c) { return std::int64_t(c.busy_ways); },
-               [](BackendConfig& c, std::int64_t x) { c.busy_ways = int(x); }});
-  v.push_back({"simple_mark_depth", "least remaining depth at which moves are marked and deferred",
-               {"abdada-simple"}, 1, kMaxDepth, {},
-               [](const BackendConfig& c) { return std::int64_t(c.simple_mark_depth); },
-               [](BackendConfig& c, std::int64_t x) { c.simple_mark_depth = Depth(x); }});
-  v.push_back({"simple_reprobe_depth",
-               "least remaining depth of the table re-probes after a deferral", {"abdada-simple"},
-               1, kMaxDepth, {},
-               [](const BackendConfig& c) { return std::int64_t(c.simple_reprobe_depth); },
-               [](BackendConfig& c, std::int64_t x) { c.simple_reprobe_depth = Depth(x); }});
-  v.push_back({"skip_schedule", "depths the helpers skip (Stockfish 7 or 9 schedule)",
-               {"lazysmp"}, 0, 2, {"none", "sf7", "sf9"},
-               [](const BackendConfig& c) { return std::int64_t(c.skip_schedule); },
-               [](BackendConfig& c, std::int64_t x) { c.skip_schedule = int(x); }});
-  v.push_back({"window_offset", "aspiration-window shift per helper (+o, -o, +2o, ...)",
-               {"lazysmp"}, 0, 500, {},
-               [](const BackendConfig& c) { return std::int64_t(c.window_offset); },
-               [](BackendConfig& c, std::int64_t x) { c.window_offset = Value(x); }});
-  v.push_back({"best_thread", "result of a search without depth limit: main thread or a vote",
-               {"lazysmp"}, 0, 1, {"main", "vote"},
-               [](const BackendConfig& c) { return std::int64_t(c.vote ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.vote = x == 1; }});
+  v.push_back(field<&BackendConfig::busy_entries>("busy_entries",
+                                                  "buckets of the busy-move side table",
+                                                  {"abdada-simple"}, 1, std::int64_t{1} << 22, {}));
+  v.push_back(field<&BackendConfig::busy_ways>(
+      "busy_ways", "slots per bucket of the busy-move side table", {"abdada-simple"}, 1, 16, {}));
+  v.push_back(field<&BackendConfig::simple_mark_depth>(
+      "simple_mark_depth", "least remaining depth at which moves are marked and deferred",
+      {"abdada-simple"}, 1, kMaxDepth, {}));
+  v.push_back(field<&BackendConfig::simple_reprobe_depth>(
+      "simple_reprobe_depth", "least remaining depth of the table re-probes after a deferral",
+      {"abdada-simple"}, 1, kMaxDepth, {}));
+  v.push_back(field<&BackendConfig::skip_schedule>(
+      "skip_schedule", "depths the helpers skip (Stockfish 7 or 9 schedule)", {"lazysmp"}, 0, 2,
+      {"none", "sf7", "sf9"}));
+  v.push_back(field<&BackendConfig::window_offset>(
+      "window_offset", "aspiration-window shift per helper (+o, -o, +2o, ...)", {"lazysmp"}, 0, 500,
+      {}));
+  v.push_back(field<&BackendConfig::vote>(
+      "best_thread", "result of a search without depth limit: main thread or a vote", {"lazysmp"},
+      0, 1, {"main", "vote"}));
 }
 
 std::vector<BackendParam> make_params() {
   std::vector<BackendParam> v;
-  v.push_back({"min_split_depth", "only nodes with at least this remaining depth split",
-               {"pvsplit", "ybwc", "dts"}, 1, kMaxDepth, {},
-               [](const BackendConfig& c) { return std::int64_t(c.min_split_depth); },
-               [](BackendConfig& c, std::int64_t x) { c.min_split_depth = Depth(x); }});
-  v.push_back({"max_splits_per_thread", "most split points one thread may own at once",
-               {"ybwc", "dts"}, 1, 64, {},
-               [](const BackendConfig& c) { return std::int64_t(c.max_splits_per_thread); },
-               [](BackendConfig& c, std::int64_t x) { c.max_splits_per_thread = int(x); }});
-  v.push_back({"omp_schedule", "OpenMP schedule of the parallel loop at a PV node",
-               {"pvsplit"}, 0, 1, {"static", "dynamic"},
-               [](const BackendConfig& c) { return std::int64_t(c.omp_dynamic ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.omp_dynamic = x == 1; }});
-  v.push_back({"abdada_defer_depth",
-               "least remaining depth of a node that is marked busy and may be deferred",
-               {"abdada"}, 1, kMaxDepth, {},
-               [](const BackendConfig& c) { return std::int64_t(c.abdada_defer_depth); },
-               [](BackendConfig& c, std::int64_t x) { c.abdada_defer_depth = Depth(x); }});
-  v.push_back({"abdada_defer_root", "whether root moves may be deferred", {"abdada"}, 0, 1,
-               {"no", "yes"},
-               [](const BackendConfig& c) { return std::int64_t(c.abdada_defer_root ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.abdada_defer_root = x == 1; }});
-  v.push_back({"abdada_reprobe_depth",
-               "after a deferral, re-probe the table for a cutoff before each move at this "
-               "depth or more (0: never)",
-               {"abdada"}, 0, kMaxDepth, {},
-               [](const BackendConfig& c) { return std::int64_t(c.abdada_reprobe_depth); },
-               [](BackendConfig& c, std::int64_t x) { c.abdada_reprobe_depth = Depth(x); }});
-  v.push_back({"abdada_first_complete",
-               "under a depth limit, whether any thread's completed last iteration ends the "
-               "search (no: only the main thread's)",
-               {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"},
-               [](const BackendConfig& c) { return std::int64_t(c.abdada_first_complete ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.abdada_first_complete = x == 1; }});
-  v.push_back({"root_retest",
-               "a root move that fails high at a stale alpha is re-tested against the best "
-               "another thread has raised meanwhile before its open-window re-search",
-               {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"},
-               [](const BackendConfig& c) { return std::int64_t(c.root_retest ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.root_retest = x == 1; }});
+  v.push_back(field<&BackendConfig::min_split_depth>(
+      "min_split_depth", "only nodes with at least this remaining depth split",
+      {"pvsplit", "ybwc", "dts"}, 1, kMaxDepth, {}));
+  v.push_back(field<&BackendConfig::max_splits_per_thread>(
+      "max_splits_per_thread", "most split points one thread may own at once", {"ybwc", "dts"}, 1,
+      64, {}));
+  v.push_back(field<&BackendConfig::omp_dynamic>(
+      "omp_schedule", "OpenMP schedule of the parallel loop at a PV node", {"pvsplit"}, 0, 1,
+      {"static", "dynamic"}));
+  v.push_back(field<&BackendConfig::abdada_defer_depth>(
+      "abdada_defer_depth",
+      "least remaining depth of a node that is marked busy and may be deferred", {"abdada"}, 1,
+      kMaxDepth, {}));
+  v.push_back(field<&BackendConfig::abdada_defer_root>(
+      "abdada_defer_root", "whether root moves may be deferred", {"abdada"}, 0, 1, {"no", "yes"}));
+  v.push_back(field<&BackendConfig::abdada_reprobe_depth>(
+      "abdada_reprobe_depth",
+      "after a deferral, re-probe the table for a cutoff before each move at this "
+      "depth or more (0: never)",
+      {"abdada"}, 0, kMaxDepth, {}));
+  v.push_back(field<&BackendConfig::abdada_first_complete>(
+      "abdada_first_complete",
+      "under a depth limit, whether any thread's completed last iteration ends the "
+      "search (no: only the main thread's)",
+      {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"}));
+  v.push_back(field<&BackendConfig::root_retest>(
+      "root_retest",
+      "a root move that fails high at a stale alpha is re-tested against the best "
+      "another thread has raised meanwhile before its open-window re-search",
+      {"abdada", "abdada-simple"}, 0, 1, {"no", "yes"}));
   v.push_back({"replacement", "transposition-table replacement policy", {"all"}, 0,
                std::int64_t(kReplacementNames.size()) - 1, replacement_choices(),
                [](const BackendConfig& c) { return replacement_index(c.replacement); },
@@ -100,42 +105,31 @@ std::vector<BackendParam> make_params() {
                  c.replacement = parse_replacement(kReplacementNames[std::size_t(x)]);
                }});
   add_shared_table_params(v);
-  v.push_back({"gratuitous_depth", "nodes at least this deep split even when no thread is idle",
-               {"dts"}, 1, kMaxDepth, {},
-               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_depth); },
-               [](BackendConfig& c, std::int64_t x) { c.gratuitous_depth = Depth(x); }});
-  v.push_back({"gratuitous_limit", "most gratuitous split points one thread has open at once",
-               {"dts"}, 0, 64, {},
-               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_limit); },
-               [](BackendConfig& c, std::int64_t x) { c.gratuitous_limit = int(x); }});
-  v.push_back({"gratuitous_at_cut", "whether nodes predicted CUT split gratuitously too",
-               {"dts"}, 0, 1, {"no", "yes"},
-               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_at_cut ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.gratuitous_at_cut = x == 1; }});
-  v.push_back({"max_helpers", "most helpers at one split point besides its owner (0: no limit)",
-               {"dts"}, 0, 255, {},
-               [](const BackendConfig& c) { return std::int64_t(c.split_max_helpers); },
-               [](BackendConfig& c, std::int64_t x) { c.split_max_helpers = int(x); }});
-  v.push_back({"gratuitous_moves",
-               "moves a node searches without a cutoff before it splits gratuitously",
-               {"dts"}, 1, 64, {},
-               [](const BackendConfig& c) { return std::int64_t(c.gratuitous_moves); },
-               [](BackendConfig& c, std::int64_t x) { c.gratuitous_moves = int(x); }});
-  v.push_back({"split_policy", "which open split point an idle thread joins", {"dts"}, 0,
-               std::int64_t(dts::kPolicyNames.size()) - 1,
-               {dts::kPolicyNames.begin(), dts::kPolicyNames.end()},
-               [](const BackendConfig& c) { return std::int64_t(c.split_policy); },
-               [](BackendConfig& c, std::int64_t x) { c.split_policy = int(x); }});
-  v.push_back({"proven_moves",
-               "split_policy=proven: moves searched without a cutoff that prove a node ALL",
-               {"dts"}, 1, 64, {},
-               [](const BackendConfig& c) { return std::int64_t(c.proven_moves); },
-               [](BackendConfig& c, std::int64_t x) { c.proven_moves = int(x); }});
-  v.push_back({"live_alpha",
-               "re-search a split point's younger brother from the node's current alpha",
-               {"ybwc", "dts"}, 0, 1, {"no", "yes"},
-               [](const BackendConfig& c) { return std::int64_t(c.split_live_alpha ? 1 : 0); },
-               [](BackendConfig& c, std::int64_t x) { c.split_live_alpha = x == 1; }});
+  v.push_back(field<&BackendConfig::gratuitous_depth>(
+      "gratuitous_depth", "nodes at least this deep split even when no thread is idle", {"dts"}, 1,
+      kMaxDepth, {}));
+  v.push_back(field<&BackendConfig::gratuitous_limit>(
+      "gratuitous_limit", "most gratuitous split points one thread has open at once", {"dts"}, 0,
+      64, {}));
+  v.push_back(field<&BackendConfig::gratuitous_at_cut>(
+      "gratuitous_at_cut", "whether nodes predicted CUT split gratuitously too", {"dts"}, 0, 1,
+      {"no", "yes"}));
+  v.push_back(field<&BackendConfig::split_max_helpers>(
+      "max_helpers", "most helpers at one split point besides its owner (0: no limit)", {"dts"}, 0,
+      255, {}));
+  v.push_back(field<&BackendConfig::gratuitous_moves>(
+      "gratuitous_moves", "moves a node searches without a cutoff before it splits gratuitously",
+      {"dts"}, 1, 64, {}));
+  v.push_back(field<&BackendConfig::split_policy>(
+      "split_policy", "which open split point an idle thread joins", {"dts"}, 0,
+      std::int64_t(dts::kPolicyNames.size()) - 1,
+      {dts::kPolicyNames.begin(), dts::kPolicyNames.end()}));
+  v.push_back(field<&BackendConfig::proven_moves>(
+      "proven_moves", "split_policy=proven: moves searched without a cutoff that prove a node ALL",
+      {"dts"}, 1, 64, {}));
+  v.push_back(field<&BackendConfig::split_live_alpha>(
+      "live_alpha", "re-search a split point's younger brother from the node's current alpha",
+      {"ybwc", "dts"}, 0, 1, {"no", "yes"}));
   return v;
 }
 
