@@ -25,7 +25,8 @@ namespace {
 // Depth 8 with 3 runs: about 21 s of serial search per pass over the
 // 16-position opening suite on the (shared, loaded) 2-core lab machine, so the
 // default comparison (serial + two backends at 1 and 2 threads) stays under
-// ten minutes; measured in docs/RESULTS.md (lab runner). Depth 9 would take ~3x that.
+// ten minutes; measured in docs/journal/2026-11-22.md (lab runner), the current
+// running time of the default lab is in docs/RESULTS.md. Depth 9 would take ~3x that.
 constexpr Depth kDefaultDepth = 8;
 constexpr int kDefaultRuns = 3;
 

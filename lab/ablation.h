@@ -2,7 +2,7 @@
 // several search configurations (an algorithm and a feature set each), nodes
 // and time to each depth averaged over the suite.
 //
-// Choices (the thesis does not pin them down; docs/RESULTS.md (serial engine) repeats them):
+// Choices (the thesis does not pin them down; docs/journal/2026-11-22.md (serial engine) repeats them):
 //  * Quiescence and check extension are on in every configuration, so only the
 //    named enhancements vary; "AB" is alpha-beta with quiescence, nothing else.
 //  * Aspiration windows are off everywhere (no configuration names them);
