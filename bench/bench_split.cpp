@@ -41,7 +41,7 @@
 #include "board/movegen.h"
 #include "lab/suite.h"
 #include "parallel/backend.h"
-#include "parallel/ybwc.h"
+#include "parallel/split/ybwc.h"
 
 namespace {
 

@@ -38,7 +38,7 @@
 #include "bench/split_fixture.h"
 #include "lab/suite.h"
 #include "parallel/backend.h"
-#include "parallel/dts.h"
+#include "parallel/split/dts.h"
 #include "parallel/params.h"
 
 namespace {
@@ -61,7 +61,7 @@ void BM_FindWork(benchmark::State& state) {
     for (int s = 0; s < per_thread && left > 0; ++s, --left) {
       const dts::Candidate c{4 + int(rng() % 10), int(rng() % 12), 1 + int(rng() % 40),
                              dts::NodeType(rng() % 3), 1 + int(rng() % 3), 1 + int(rng() % 4)};
-      stacks.back()[std::size_t(s)].summary.store(dts::pack(c), std::memory_order_relaxed);
+      stacks.back()[std::size_t(s)].data.summary.store(dts::pack(c), std::memory_order_relaxed);
     }
   }
   std::vector<dts::Candidate> candidates;

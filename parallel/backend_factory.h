@@ -20,6 +20,9 @@ inline void validate_config(const BackendConfig& c) {
   if (!is_known_scheme(c.hash)) throw std::invalid_argument(unknown_scheme_message(c.hash));
 }
 
+// The scheme predicate of a backend that runs with every scheme, real or test.
+inline bool every_scheme(std::string_view scheme) { return is_known_scheme(scheme); }
+
 // Validates c and instantiates BackendT<Table> for the configured scheme.
 template <template <class> class BackendT>
 std::unique_ptr<Backend> make_for_scheme(const BackendConfig& c) {

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "hashing/replacement.h"
-#include "parallel/dts_policy.h"
+#include "parallel/split/dts_policy.h"
 
 namespace xq {
 namespace {

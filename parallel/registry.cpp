@@ -7,18 +7,17 @@
 namespace xq {
 
 // One entry per backend, "serial" first; each backend file defines its own.
-// A new backend adds its file, one declaration and one list item here.
-extern const BackendInfo kSerialBackend, kPvsplitBackend, kYbwcBackend;
-extern const BackendInfo kAbdadaSimpleBackend;
-extern const BackendInfo kLazySmpBackend;
-extern const BackendInfo kDtsBackend;
-extern const BackendInfo kAbdadaBackend;
+// A new backend adds its file and one line to backends.def.
+#define XQ_BACKEND(info) extern const BackendInfo info;
+#include "parallel/backends.def"
+#undef XQ_BACKEND
 
 const std::vector<BackendInfo>& backends() {
-  static const std::vector<BackendInfo> kBackends = {kSerialBackend, kPvsplitBackend,
-                                                     kYbwcBackend, kDtsBackend,
-                                                     kAbdadaBackend, kAbdadaSimpleBackend,
-                                                     kLazySmpBackend};
+#define XQ_BACKEND(info) info,
+  static const std::vector<BackendInfo> kBackends = {
+#include "parallel/backends.def"
+  };
+#undef XQ_BACKEND
   return kBackends;
 }
 

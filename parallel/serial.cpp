@@ -44,7 +44,7 @@ class SerialBackend final : public BackendBase<Table> {
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kSerialBackend = {
     "serial", "the serial hybrid-PVS engine (reference for every ratio)", "xor",
-    [](std::string_view scheme) { return is_known_scheme(scheme); },
+    every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<SerialBackend>(config); }};
 
 }  // namespace xq

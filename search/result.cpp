@@ -24,6 +24,7 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   search_seconds += o.search_seconds;
   lock_seconds += o.lock_seconds;
   copy_seconds += o.copy_seconds;
+  span_seconds += o.span_seconds;
   wasted_nodes += o.wasted_nodes;
   busy_answers += o.busy_answers;
   deferrals += o.deferrals;

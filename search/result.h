@@ -81,6 +81,9 @@ struct SearchStats {
   RelaxedCounter<double> search_seconds;
   RelaxedCounter<double> lock_seconds;
   RelaxedCounter<double> copy_seconds;
+  // Each thread's span (from the search's start to its end), summed: the
+  // four parts above add up to it (parallel/split/timing.h).
+  RelaxedCounter<double> span_seconds;
   Counter wasted_nodes;
   // Shared-table coordination (ABDADA and its simplified form).
   Counter busy_answers;      // exclusive probes answered "being searched"

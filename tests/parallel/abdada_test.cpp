@@ -15,7 +15,7 @@
 
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
-#include "parallel/first_complete.h"
+#include "parallel/shared/first_complete.h"
 #include "parallel/params.h"
 #include "tests/support/run_xqlab.h"
 

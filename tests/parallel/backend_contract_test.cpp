@@ -32,7 +32,7 @@
 #include "board/movegen.h"
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
-#include "tests/board/csv.h"
+#include "tests/parallel/exact_grid.h"
 
 namespace xq {
 namespace {
@@ -46,39 +46,8 @@ int stress_scale() {
   return std::max(1, v);
 }
 
-// The opening suite plus positions from random playouts (quiet, tactical
-// and in-check positions alike).
-std::vector<Position> contract_positions(int randoms) {
-  std::vector<Position> out;
-  for (const test::CsvRecord& rec : test::read_csv(test::openings_csv_path())) {
-    Position p;
-    if (p.set_fen(rec.at("fen")).empty()) out.push_back(p);
-  }
-  std::mt19937 rng(2026);
-  while (randoms > 0) {
-    Position pos;
-    const int plies = 16 + int(rng() % 40);
-    for (int i = 0; i < plies; ++i) {
-      const MoveList moves(pos);
-      if (moves.size == 0) break;
-      pos.do_move(moves.moves[rng() % unsigned(moves.size)]);
-    }
-    Position fresh;
-    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) {
-      out.push_back(fresh);
-      --randoms;
-    }
-  }
-  return out;
-}
-
-SearchOptions exact_options(Depth depth, Algorithm a) {
-  SearchOptions o;
-  o.exact = true;
-  o.algorithm = a;
-  o.limits.depth = depth;
-  return o;
-}
+using test::contract_positions;
+using test::exact_options;
 
 std::unique_ptr<Backend> build(const std::string& name, const std::string& scheme, int threads,
                                std::size_t mib = 1) {
@@ -87,16 +56,6 @@ std::unique_ptr<Backend> build(const std::string& name, const std::string& schem
   c.threads = threads;
   c.hash_mib = mib;
   return make_backend(name, c);
-}
-
-// The reference: serial alpha-beta in exact mode.
-std::vector<Value> reference_values(const std::vector<Position>& ps, Depth depth) {
-  auto serial = build("serial", "xor", 1);
-  Observer quiet;
-  std::vector<Value> out;
-  for (const Position& p : ps)
-    out.push_back(serial->search(p, exact_options(depth, Algorithm::AlphaBeta), quiet).score);
-  return out;
 }
 
 struct Pair {
@@ -149,9 +108,7 @@ std::uint64_t one_thread_nodes(const Pair& pair, const std::vector<Position>& ps
 void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth,
                   const std::vector<int>& threads) {
   // Reference values per (position list, depth); the lists are statics.
-  static std::map<std::pair<const void*, Depth>, std::vector<Value>> cache;
-  auto& expected = cache[{&ps, depth}];
-  if (expected.empty()) expected = reference_values(ps, depth);
+  const std::vector<Value>& expected = test::serial_values(ps, depth);
   Observer quiet;
   std::vector<int> ran;  // thread counts the backend really ran (serial: 1 only)
   for (int t : threads) {

@@ -16,7 +16,7 @@
 
 #include "board/movegen.h"
 #include "parallel/backend.h"
-#include "parallel/dts_policy.h"
+#include "parallel/split/dts_policy.h"
 #include "parallel/params.h"
 
 namespace xq::dts {

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "parallel/abdada.h"
+#include "parallel/shared/abdada.h"
 #include "search/driver.h"
 
 namespace xq::testing {

@@ -20,7 +20,7 @@
 #include "parallel/backend.h"
 #include "parallel/backend_base.h"
 #include "parallel/thread_pool.h"
-#include "parallel/ybwc.h"
+#include "parallel/split/ybwc.h"
 
 namespace xq {
 namespace {

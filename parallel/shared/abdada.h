@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "parallel/backend.h"
-#include "parallel/first_complete.h"
-#include "parallel/root_share.h"
+#include "parallel/shared/first_complete.h"
+#include "parallel/shared/root_share.h"
 #include "search/hooks.h"
 #include "search/worker.h"
 

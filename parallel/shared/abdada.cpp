@@ -32,7 +32,7 @@
 #include <optional>
 #include <vector>
 
-#include "parallel/abdada.h"
+#include "parallel/shared/abdada.h"
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/thread_pool.h"

@@ -1,23 +1,21 @@
-// What the split-point backends (ybwc, dts) share above their thread pools:
+// What the split-pool backends (ybwc, dts) share above the pool (pool.h):
 // the hooks that hand the node function's splits to the pool, and the
-// Backend that runs iterative deepening on the pool's thread 0. A pool
-// provides size(), thread(i), begin_search(), end_search() (which also closes
-// thread 0's time span, split_timing.h), clear(), want_split(), split(), and
-// a free chain_cut(const Thread&) found by argument-dependent lookup.
+// Backend that runs iterative deepening on the pool's thread 0.
 #pragma once
 
 #include <string_view>
 
 #include "parallel/backend_base.h"
-#include "parallel/split_point.h"
+#include "parallel/split/pool.h"
 #include "search/driver.h"
 #include "search/hooks.h"
 
 namespace xq::split {
 
-template <class Pool, class Thread>
+template <class Pool>
 class PoolHooks : public SerialHooks {
  public:
+  using Thread = typename Pool::Thread;
   static constexpr bool kSplits = true;
   explicit PoolHooks(Pool& pool) : pool_(pool) {}
 

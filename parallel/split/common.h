@@ -1,5 +1,4 @@
-// The pieces every split-point backend (ybwc, dts) shares: the time
-// accounting of split_timing.h in the workers' terms, how a waiting
+// The pieces every split-point backend (pvsplit, ybwc, dts) shares: how a waiting
 // thread spins, how the node's child search travels through a split point
 // (type-erased once per split point), the walk up a chain of split points
 // that tells whether a cutoff above made its work useless, the owner's
@@ -13,7 +12,7 @@
 #include <type_traits>
 
 #include "board/position.h"
-#include "parallel/split_timing.h"
+#include "parallel/split/timing.h"
 #include "search/hooks.h"
 #include "search/worker.h"
 
@@ -24,17 +23,6 @@
 namespace xq::split {
 
 using split_timing::Clock;
-using split_timing::TimedLock;
-
-inline double seconds_since(Clock::time_point t) {
-  return split_timing::seconds_between(t, Clock::now());
-}
-
-// Books whatever of a thread's wall time since `started` was neither idle,
-// nor lock wait, nor copying as search time.
-inline void account(Worker& w, Clock::time_point started) {
-  split_timing::close_span(w.stats, seconds_since(started));
-}
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -98,15 +86,17 @@ struct Snapshot {
   History history{};
   Killers killers{};
 
+  // Position::copy_from copies the live part of the position only (the
+  // state stack up to the current ply), as every split backend must.
   void take(const Worker& w) {
-    pos = w.pos;
+    pos.copy_from(w.pos);
     history = w.history;
     killers = w.killers;
   }
   // A free helper takes everything; an owner helping below its own split
   // point keeps its own tables (with_heuristics = false).
   void give(Worker& w, bool with_heuristics) const {
-    w.pos = pos;
+    w.pos.copy_from(pos);
     if (!with_heuristics) return;
     w.history = history;
     w.killers = killers;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "parallel/backend_base.h"
-#include "parallel/first_complete.h"
+#include "parallel/shared/first_complete.h"
 #include "parallel/thread_pool.h"
 #include "search/result.h"
 

@@ -7,7 +7,7 @@
 // stop at their next node. The result is the main thread's, or with
 // best_thread=vote (searches without a depth limit, outside exact mode) the
 // thread a vote picks.
-#include "parallel/lazysmp.h"
+#include "parallel/shared/lazysmp.h"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "parallel/root_threads.h"
+#include "parallel/shared/root_threads.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -190,7 +190,7 @@ class LazySmpBackend final : public BackendBase<Table> {
 extern const BackendInfo kLazySmpBackend = {
     "lazysmp",
     "Lazy SMP: every thread deepens from the root on the shared table (depth skips, window shifts)",
-    "xor", [](std::string_view scheme) { return is_known_scheme(scheme); },
+    "xor", every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<LazySmpBackend>(config); }};
 
 }  // namespace xq

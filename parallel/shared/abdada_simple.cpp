@@ -22,10 +22,10 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "parallel/busy_moves.h"
-#include "parallel/first_complete.h"
-#include "parallel/root_share.h"
-#include "parallel/root_threads.h"
+#include "parallel/shared/busy_moves.h"
+#include "parallel/shared/first_complete.h"
+#include "parallel/shared/root_share.h"
+#include "parallel/shared/root_threads.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -187,7 +187,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
 extern const BackendInfo kAbdadaSimpleBackend = {
     "abdada-simple",
     "simplified ABDADA (Kerrigan): shared table, busy-move side table, marked moves deferred",
-    "xor", [](std::string_view scheme) { return is_known_scheme(scheme); },
+    "xor", every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<AbdadaSimpleBackend>(config); }};
 
 }  // namespace xq

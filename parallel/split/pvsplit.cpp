@@ -22,7 +22,8 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
-#include "parallel/split_timing.h"
+#include "parallel/split/common.h"
+#include "parallel/split/timing.h"
 #include "search/driver.h"
 
 namespace xq {
@@ -36,6 +37,9 @@ struct PvState {
   Depth min_split_depth = 4;
   bool dynamic = false;
   std::vector<std::unique_ptr<Worker>>* workers = nullptr;  // [1, threads): team threads' workers
+  // Each thread's time (timing.h), ledgers[i] touched by team thread i only
+  // inside a region and by the master outside regions.
+  std::vector<split_timing::Ledger>* ledgers = nullptr;
   const SearchShared* shared = nullptr;                     // set per search
   // Written by the master between regions only, read inside them.
   bool in_region = false;
@@ -44,52 +48,31 @@ struct PvState {
   alignas(64) std::atomic<bool> cutoff{false};
 };
 
-// What the team shares while it searches one PV node's younger brothers.
-// Every field after `lock` is guarded by it.
+// What the team shares while it searches one PV node's younger brothers:
+// the node's running result (the split family's one Outcome) and the first
+// exception a team thread threw, both guarded by `lock`.
 struct TeamResult {
-  explicit TeamResult(const SplitContext& ctx)
-      : alpha(ctx.alpha), best(ctx.best_value), best_move(ctx.best_move),
-        searched(ctx.moves_searched) {}
+  explicit TeamResult(const SplitContext& ctx) { result.start(ctx); }
 
-  Value current_alpha(SearchStats& stats) {
-    const split_timing::TimedLock g(lock, stats);
-    return alpha;
+  Value current_alpha(split_timing::Ledger& l, SearchStats& stats) {
+    const split_timing::TimedLock g(lock, l, stats);
+    return result.alpha;
   }
   // Records the value of move m (child_line: the line below it, as the thread
   // that searched it saw it); true when it cut off.
-  bool record(Value v, Move m, const PvLine& child_line, Value beta, SearchStats& stats) {
-    const split_timing::TimedLock g(lock, stats);
-    ++searched;
-    if (v <= best) return false;
-    best = v;
-    best_move = m;
-    if (v <= alpha) return false;
-    alpha = v;
-    set_line(line, m, child_line);
-    has_line = true;
-    return v >= beta;
+  bool record(Value v, Move m, const PvLine& child_line, Value beta, split_timing::Ledger& l,
+              SearchStats& stats) {
+    const split_timing::TimedLock g(lock, l, stats);
+    return result.record(m, v, child_line, beta);
   }
   // Keeps the first exception a team thread threw.
   void fail(std::exception_ptr e) {
     std::lock_guard g(lock);
     if (!error) error = std::move(e);
   }
-  // After the region: the merged result back into the node.
-  void write_back(SplitContext& ctx, Worker& master) const {
-    ctx.alpha = alpha;
-    ctx.best_value = best;
-    ctx.best_move = best_move;
-    ctx.moves_searched = searched;
-    ctx.cutoff = best >= ctx.beta;
-    if (has_line) master.pv[std::size_t(ctx.ply)] = line;
-  }
 
   std::mutex lock;
-  Value alpha, best;
-  Move best_move;
-  int searched;
-  PvLine line;  // the line of the move that last raised alpha
-  bool has_line = false;
+  split::Outcome result;
   std::exception_ptr error;
 };
 
@@ -115,43 +98,39 @@ class PvHooks : public SerialHooks {
     TeamResult team(ctx);
     // Team threads that took part: each writes its own element.
     std::vector<char> joined(std::size_t(st_.threads), 0);
-    // Seconds each team thread spent searching moves in this region.
-    std::vector<double> busy(std::size_t(st_.threads), 0.0);
+    // Inside a region a thread's time is idle unless it searches a move (or
+    // waits for the team's lock).
     auto body = [&](int i) {
       if (st_.cutoff.load(std::memory_order_relaxed)) return;
       const int tid = omp_get_thread_num();
       Worker& tw = tid == 0 ? w : *(*st_.workers)[std::size_t(tid)];
+      split_timing::Ledger& ledger = (*st_.ledgers)[std::size_t(tid)];
       if (tid != 0 && !joined[std::size_t(tid)]) {
         joined[std::size_t(tid)] = 1;
         ++tw.stats.joins;
       }
       const Move m = moves[std::size_t(i)];
-      const Value alpha = team.current_alpha(tw.stats);
+      const Value alpha = team.current_alpha(ledger, tw.stats);
       const split_timing::ChildNodes child(tw.stats);
-      const split_timing::Clock::time_point t0 = split_timing::Clock::now();
-      const Value v = search_move(tw, m, alpha, ctx);
-      // Inside a region a thread's time is idle unless it searches a move.
-      busy[std::size_t(tid)] += split_timing::seconds_between(t0, split_timing::Clock::now());
+      Value v;
+      {
+        const split_timing::InPart searching(ledger, tw.stats, split_timing::Part::Search);
+        v = search_move(tw, m, alpha, ctx);
+      }
       // An abort or stop made v meaningless.
       if (st_.cutoff.load(std::memory_order_relaxed)) child.discard(tw.stats);
       if (st_.cutoff.load(std::memory_order_relaxed) || st_.shared->stopped()) return;
-      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta, tw.stats)) {
+      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta, ledger, tw.stats)) {
         st_.cutoff.store(true, std::memory_order_relaxed);
         ++tw.stats.aborts;
       }
     };
-    const double lock0 = w.stats.lock_seconds;
-    const split_timing::Clock::time_point region0 = split_timing::Clock::now();
+    split_timing::Ledger& master = (*st_.ledgers)[0];
+    master.to(split_timing::Part::Idle, w.stats);
     run_region(int(moves.size()), body, team);
-    // The master's wait at the region's end (and before its first move) is
-    // idle time; the team threads' time is accounted in end_search().
-    w.stats.idle_seconds +=
-        split_timing::seconds_between(region0, split_timing::Clock::now()) - busy[0] -
-        (w.stats.lock_seconds - lock0);
-    for (int i = 1; i < st_.threads; ++i)
-      (*st_.workers)[std::size_t(i)]->stats.search_seconds += busy[std::size_t(i)];
+    master.to(split_timing::Part::Search, w.stats);
     if (team.error) std::rethrow_exception(team.error);
-    team.write_back(ctx, w);
+    team.result.finish(ctx, w);
   }
 
   void add_helper_stats(SearchStats& s) const {
@@ -163,14 +142,13 @@ class PvHooks : public SerialHooks {
   // knowledge (history and killers): ordering the younger brothers with
   // their own, emptier tables costs measurably more nodes.
   void ready_team(Worker& master) const {
-    const split_timing::Clock::time_point t0 = split_timing::Clock::now();
+    const split_timing::InPart copying((*st_.ledgers)[0], master.stats, split_timing::Part::Copy);
     for (int i = 1; i < st_.threads; ++i) {
       Worker& tw = *(*st_.workers)[std::size_t(i)];
       tw.pos.copy_from(master.pos);
       tw.history = master.history;
       tw.killers = master.killers;
     }
-    master.stats.copy_seconds += split_timing::seconds_between(t0, split_timing::Clock::now());
   }
 
   // Runs body(0..n-1) on the team. An exception must not leave an OpenMP
@@ -210,6 +188,8 @@ class PvSplitBackend final : public BackendBase<Table> {
     state_.min_split_depth = c.min_split_depth;
     state_.dynamic = c.omp_dynamic;
     state_.workers = &workers_;
+    state_.ledgers = &ledgers_;
+    ledgers_.resize(std::size_t(c.threads));
     this->require_thread_slots(c.threads);
   }
   std::string_view name() const override { return "pvsplit"; }
@@ -225,25 +205,20 @@ class PvSplitBackend final : public BackendBase<Table> {
     state_.in_region = false;
     state_.cutoff.store(false, std::memory_order_relaxed);
     state_.shared = &shared;
-    started_ = split_timing::Clock::now();
+    const split_timing::Clock::time_point start = split_timing::now();
+    for (std::size_t i = 0; i < ledgers_.size(); ++i)
+      ledgers_[i].open(start, i == 0 ? split_timing::Part::Search : split_timing::Part::Idle);
   }
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     PvHooks hooks(state_);
     Search<Table, PvHooks> search(this->tt_, hooks, shared);
     return iterative_deepening(search, *workers_[0], shared, &observer);
   }
-  // Thread time (split_timing.h): the master's search time is what its
-  // idle, lock and copy time leave of the search; a team thread searches
-  // only inside regions (search_seconds summed there) and is idle otherwise.
+  // Thread time (timing.h): every thread's span ends with the search; a
+  // team thread searches only inside regions and is idle otherwise.
   void end_search() noexcept override {
-    const double span =
-        split_timing::seconds_between(started_, split_timing::Clock::now());
-    split_timing::close_span(workers_[0]->stats, span);
-    for (std::size_t i = 1; i < workers_.size(); ++i) {
-      SearchStats& s = workers_[i]->stats;
-      const double idle = span - s.search_seconds - s.lock_seconds - s.copy_seconds;
-      s.idle_seconds = idle > 0 ? idle : 0.0;
-    }
+    const split_timing::Clock::time_point end = split_timing::now();
+    for (std::size_t i = 0; i < ledgers_.size(); ++i) ledgers_[i].close(workers_[i]->stats, end);
   }
   SearchStats thread_stats() const override {
     SearchStats s;
@@ -253,8 +228,8 @@ class PvSplitBackend final : public BackendBase<Table> {
 
  private:
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<split_timing::Ledger> ledgers_;
   PvState state_;
-  split_timing::Clock::time_point started_{};
 };
 
 }  // namespace
@@ -262,7 +237,7 @@ class PvSplitBackend final : public BackendBase<Table> {
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kPvsplitBackend = {
     "pvsplit", "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers", "perthread",
-    [](std::string_view scheme) { return is_known_scheme(scheme); },
+    every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<PvSplitBackend>(config); }};
 
 }  // namespace xq

@@ -1,0 +1,445 @@
+// The split pool: split points on persistent threads, written once for every
+// backend of the split family that publishes split points (ybwc, dts). What
+// differs between them is a Policy: where a thread that falls idle goes,
+// when a node offers itself beyond "a thread is idle", and what a split point
+// records for that choice. Everything else is here, once: the threads and
+// their split stacks, publishing, joining, taking moves under the split
+// point's lock, merging results (Outcome), the helpful master's wait, the
+// owner's abandon on an exception, and the time accounting (timing.h).
+//
+// A node offers itself to the pool only after its eldest brother is searched
+// (Step 8 of the node function; at any later move too), only at remaining
+// depth >= min_split_depth and while its owner holds fewer than
+// max_splits_per_thread split points. The owner publishes a SplitPoint on its
+// own split stack; idle threads find it by scanning the stacks (the policy's
+// find()), join, copy the node's position and the owner's history and
+// killers as they were at the split (Snapshot), and take moves from the
+// node's own picker under the split point's lock until none is left. The
+// owner takes moves too and, once the picker is empty, waits for its helpers
+// while helping at split points below its own (a "helpful master"), so it
+// never joins work that could be waiting on it; meanwhile it counts as idle,
+// so the helper holding the last move splits it for the owner.
+//
+// A beta cutoff sets the split point's atomic `cutoff` flag; every thread
+// below it (in any nested split point) sees it through chain_cut(), which
+// walks the thread's chain of active split points (usually 0-3 links; at one
+// thread the chain is always empty, so the hook is one load and a branch).
+//
+// A Policy (see ybwc.h and dts.h) derives from PolicyDefaults and provides:
+//   kName; PointData and ThreadData (its fields on every split point and
+//   thread); a constructor from BackendConfig; want_split(t, ctx, anyone_idle)
+//   beyond the pool's own depth and stack checks; find(pool, t, below), which
+//   returns a split point that pool.enter() admitted t to, or nullptr; and
+//   any of the event hooks of PolicyDefaults.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "parallel/backend.h"
+#include "parallel/backend_base.h"
+#include "parallel/split/common.h"
+#include "parallel/split/timing.h"
+#include "parallel/thread_pool.h"
+#include "search/hooks.h"
+#include "search/worker.h"
+
+namespace xq::split {
+
+using split_timing::Part;
+
+template <class Policy>
+struct SplitPoint {
+  // -- Constant while the split point is in use: written by the owner before
+  //    it is opened under `lock`, read by helpers after they joined.
+  SplitPoint* parent = nullptr;  // the owner's enclosing split point (abort chain)
+  SplitContext* ctx = nullptr;   // the owner's node: beta, depth, ply, pv_node, picker
+  SearchMoveFn search_move = nullptr;
+  const void* closure = nullptr;
+  Snapshot snapshot;
+
+  // -- Mutable, guarded by `lock` (the picker behind ctx too).
+  std::mutex lock;
+  bool open = false;  // moves left and no cutoff: helpers may join
+  int workers = 0;    // threads inside, the owner included
+  int joins = 0;      // helpers that have joined so far
+  Outcome result;
+
+  // -- Read without the lock.
+  std::atomic<bool> cutoff{false};  // at every node of every thread below
+  // result.alpha as last written under `lock`, for the node's re-search
+  // test (SplitContext::live_alpha).
+  std::atomic<Value> live_alpha{0};
+
+  // The policy's own fields (their guards are the policy's to state).
+  typename Policy::PointData data;
+};
+
+// A search thread: the engine's Worker plus its split-point bookkeeping.
+template <class Policy>
+struct Thread : Worker {
+  using Point = SplitPoint<Policy>;
+  Thread(int thread_id, int max_splits)
+      : Worker(thread_id), splits(std::make_unique<Point[]>(std::size_t(max_splits))) {}
+
+  // -- Touched by this thread only (and by begin/end_search around a search).
+  Point* active = nullptr;  // the innermost split point it works in
+  split_timing::Ledger ledger;
+  typename Policy::ThreadData data;
+
+  // -- Written by this thread, read by scanning threads: the split points it
+  //    owns are splits[0 .. split_count).
+  std::atomic<int> split_count{0};
+  std::unique_ptr<Point[]> splits;
+};
+
+// A cutoff at sp or above it: its moves are worth nothing any more.
+template <class Policy>
+bool chain_cut(const Thread<Policy>& t) {
+  return t.active && cut_off(*t.active);
+}
+
+// The do-nothing hooks: a policy overrides the ones it uses.
+struct PolicyDefaults {
+  struct PointData {};
+  struct ThreadData {};
+  template <class T>
+  void init_thread(T&, int /*threads*/, int /*max_splits*/) const {}
+  template <class T>
+  void reset_thread(T&) const {}
+  // Under sp's lock, before t is counted in: whether t may join.
+  template <class P>
+  bool admits(const P&) const { return true; }
+  // Under sp's lock, t admitted, before sp.joins and sp.workers count it.
+  template <class T, class P>
+  void on_enter(T&, P&) const {}
+  // Under sp's lock, after any change of open, workers, moves or result.
+  template <class P>
+  void changed(P&) const {}
+  // Under sp's lock, after a move was taken from the picker.
+  template <class P>
+  void on_take(P&) const {}
+  // t starts taking moves at sp (joined; its own thread).
+  template <class T, class P>
+  void on_serve(T&, P&) const {}
+  // Under sp's lock, as the owner opens sp; anyone_idle: a thread was idle.
+  template <class T, class P>
+  void on_publish(T&, P&, const SplitContext&, bool /*anyone_idle*/) const {}
+  // The owner popped sp; finished: neither a stop nor a cutoff above ended it.
+  template <class T, class P>
+  void on_close(T&, P&, bool /*finished*/) const {}
+};
+
+template <class Policy>
+class Pool {
+ public:
+  using Point = SplitPoint<Policy>;
+  using Thread = split::Thread<Policy>;
+  static constexpr std::string_view kBackendName = Policy::kName;
+
+  explicit Pool(const BackendConfig& config)
+      : policy_(config),
+        min_split_depth_(std::max<Depth>(config.min_split_depth, 1)),
+        max_splits_(std::max(config.max_splits_per_thread, 1)),
+        live_alpha_(config.split_live_alpha),
+        os_threads_(config.threads) {
+    for (int i = 0; i < config.threads; ++i) {
+      threads_.push_back(std::make_unique<Thread>(i, max_splits_));
+      policy_.init_thread(*threads_.back(), config.threads, max_splits_);
+    }
+  }
+  ~Pool() { end_search(); }
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  int size() const { return int(threads_.size()); }
+  Thread& thread(int i) { return *threads_[std::size_t(i)]; }
+  const Thread& thread(int i) const { return *threads_[std::size_t(i)]; }
+  const Policy& policy() const { return policy_; }
+
+  // Resets every thread for a search of `pos`, opens every thread's span
+  // (timing.h: a helper is idle from the search's start) and sets the
+  // helpers looking for split points.
+  void begin_search(const Position& pos, SearchShared& shared) {
+    shared_ = &shared;
+    idle_.store(0, std::memory_order_relaxed);
+    const split_timing::Clock::time_point start = split_timing::now();
+    for (auto& t : threads_) {
+      reset_worker(*t, pos);
+      t->active = nullptr;
+      t->split_count.store(0, std::memory_order_relaxed);
+      policy_.reset_thread(*t);
+      t->ledger.open(start, t->id == 0 ? Part::Search : Part::Idle);
+    }
+    searching_.store(true, std::memory_order_release);
+    // The pool's wake-up happens after the writes above (it takes a mutex).
+    os_threads_.run([this](int id) { look_for_work(thread(id)); });
+  }
+
+  // Ends the helpers' job; returns once none touches search state any more,
+  // and closes thread 0's span. Safe to call when no search was begun, and twice.
+  void end_search() noexcept {
+    searching_.store(false, std::memory_order_release);
+    try {
+      os_threads_.wait_parked();
+    } catch (...) {
+      // A helper's search threw (only std::bad_alloc can): the search it served
+      // is over either way, and the owner reports its own result.
+    }
+    if (!threads_.empty()) thread(0).ledger.close(thread(0).stats);
+  }
+
+  // Forgets history and killers.
+  void clear() {
+    for (auto& t : threads_) t->clear_heuristics();
+  }
+
+  bool want_split(const Thread& t, const SplitContext& ctx) const {
+    return ctx.depth >= min_split_depth_ && size() > 1 &&
+           t.split_count.load(std::memory_order_relaxed) < max_splits_ &&
+           policy_.want_split(t, ctx, idle_.load(std::memory_order_relaxed) > 0);
+  }
+
+  // Publishes ctx as a split point owned by t, takes its moves with the
+  // helpers that join, and returns once every helper has left it. Should the
+  // owner's child search throw, the split point is cut off and emptied of
+  // helpers before the exception leaves (the node's frame dies with it).
+  void split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure) {
+    const int index = t.split_count.load(std::memory_order_relaxed);
+    Point& sp = t.splits[index];
+    publish(t, sp, ctx, fn, closure);
+    t.split_count.store(index + 1, std::memory_order_release);
+    t.active = &sp;
+    try {
+      run_moves(t, sp);
+      wait_for_helpers(t, sp);
+    } catch (...) {
+      abandon(t, sp, index);
+      throw;
+    }
+    pop(t, sp, index);
+    policy_.on_close(t, sp, !shared_->stopped() && !chain_cut(t));
+    sp.result.finish(ctx, t);  // no other thread touches sp now
+  }
+
+  // For a policy's find(): counts idle t in at sp when sp is still worth
+  // joining (open, no cutoff at or above it, below `below` when given, and
+  // admitted by the policy). True when t is now one of sp's workers.
+  bool enter(Thread& t, Point& sp, const Point* below) {
+    const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+    if (!sp.open || cut_off(sp) || (below && !descends_from(sp, below)) || !policy_.admits(sp))
+      return false;
+    policy_.on_enter(t, sp);
+    ++sp.workers;
+    ++sp.joins;
+    policy_.changed(sp);
+    return true;
+  }
+
+ private:
+  bool stopped(const Thread& t) const { return shared_->stopped() || chain_cut(t); }
+
+  // A helper's job for one search: join split points until the search ends.
+  // Its ledger has been in Idle since the search began.
+  void look_for_work(Thread& t) {
+    idle_.fetch_add(1, std::memory_order_relaxed);
+    int spins = 0;
+    while (searching_.load(std::memory_order_acquire)) {
+      if (try_join(t, nullptr)) {
+        spins = 0;
+        continue;
+      }
+      back_off(spins);
+    }
+    idle_.fetch_sub(1, std::memory_order_relaxed);
+    t.ledger.close(t.stats);
+  }
+
+  // Idle t finds a split point (one below `below` when given), copies its
+  // snapshot, serves it, and returns whether it did; t is idle again after.
+  bool try_join(Thread& t, const Point* below) {
+    if (shared_->stopped()) return false;  // nothing worth joining is left
+    Point* const sp = policy_.find(*this, t, below);
+    if (!sp) return false;
+    idle_.fetch_sub(1, std::memory_order_relaxed);
+    // The snapshot stays constant while t counts among sp's workers.
+    t.ledger.to(Part::Copy, t.stats);
+    sp->snapshot.give(t, !below);  // an owner helping below keeps its own tables
+    t.ledger.to(Part::Search, t.stats);
+    ++t.stats.joins;
+    if (sp->parent) ++t.stats.nested_joins;
+    if (below) ++t.stats.master_joins;
+    serve(t, *sp);
+    t.ledger.to(Part::Idle, t.stats);
+    idle_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
+
+  // Takes moves from sp (entered) until none is left, then leaves it.
+  void serve(Thread& t, Point& sp) {
+    Point* const saved = t.active;
+    t.active = &sp;
+    policy_.on_serve(t, sp);
+    const auto leave = [&] {
+      t.active = saved;
+      const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+      --sp.workers;
+      policy_.changed(sp);
+    };
+    try {
+      run_moves(t, sp);
+    } catch (...) {
+      leave();  // the owner must not wait for this thread
+      throw;
+    }
+    leave();
+  }
+
+  // Takes moves from sp until none is left, a cutoff happens or the search
+  // stops. The nodes of a move's search that a cutoff (at sp or above it)
+  // aborted count as wasted, each once (timing.h ChildNodes).
+  void run_moves(Thread& t, Point& sp) {
+    const SplitContext& ctx = *sp.ctx;
+    while (!stopped(t)) {
+      Move m;
+      Value alpha;
+      {
+        const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+        if (!sp.open) return;
+        m = ctx.picker->next();
+        if (!m) sp.open = false;
+        policy_.on_take(sp);
+        policy_.changed(sp);
+        if (!m) return;
+        alpha = sp.result.alpha;
+      }
+      if (!t.pos.is_legal(m)) continue;
+      const split_timing::ChildNodes child(t.stats);
+      const Value v = sp.search_move(sp.closure, t, m, alpha, ctx);
+      if (stopped(t)) {  // v is meaningless
+        if (chain_cut(t)) child.discard(t.stats);
+        return;
+      }
+      const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+      const bool cut = sp.result.record(m, v, t.pv[std::size_t(ctx.ply) + 1], ctx.beta);
+      sp.live_alpha.store(sp.result.alpha, std::memory_order_relaxed);
+      if (cut) {
+        sp.open = false;
+        if (!sp.cutoff.exchange(true, std::memory_order_relaxed) && sp.workers > 1)
+          ++t.stats.aborts;
+      }
+      policy_.changed(sp);
+      if (cut) return;
+    }
+  }
+
+  // Helpful master: while helpers finish the split point's last moves, the
+  // owner works at split points below it (nothing below can wait on it, so
+  // this cannot deadlock). It counts as idle meanwhile, so that a helper deep
+  // in the last move offers it a split point instead of leaving it to spin;
+  // the wait counts as idle time.
+  void wait_for_helpers(Thread& t, Point& sp) {
+    const auto finished = [&] {
+      const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+      if (sp.workers != 1) return false;
+      sp.open = false;
+      sp.workers = 0;
+      policy_.changed(sp);
+      return true;
+    };
+    if (finished()) return;
+    idle_.fetch_add(1, std::memory_order_relaxed);
+    t.ledger.to(Part::Idle, t.stats);
+    int spins = 0;
+    while (!finished()) {
+      bool joined;
+      try {
+        joined = try_join(t, &sp);
+      } catch (...) {
+        idle_.fetch_sub(1, std::memory_order_relaxed);
+        t.ledger.to(Part::Search, t.stats);
+        throw;
+      }
+      if (!joined) {
+        back_off(spins);
+        continue;
+      }
+      // Serving replaced the position with the helped node's, a descendant
+      // of sp's on the owner's own line: the cheap copy restores it.
+      const split_timing::InPart copying(t.ledger, t.stats, Part::Copy);
+      sp.snapshot.give(t, false);
+      spins = 0;
+    }
+    idle_.fetch_sub(1, std::memory_order_relaxed);
+    t.ledger.to(Part::Search, t.stats);
+  }
+
+  // The owner's child search threw: cut the split point off so its helpers
+  // unwind at their next node, and wait (without helping) until they have left,
+  // since the node's frame, the picker and the closure die with the exception.
+  void abandon(Thread& t, Point& sp, int index) noexcept {
+    sp.cutoff.store(true, std::memory_order_relaxed);
+    int spins = 0;
+    while (true) {
+      {
+        std::lock_guard g(sp.lock);
+        sp.open = false;
+        if (sp.workers == 1) sp.workers = 0;
+        policy_.changed(sp);
+        if (sp.workers == 0) break;
+      }
+      back_off(spins);
+    }
+    pop(t, sp, index);
+    policy_.on_close(t, sp, false);
+  }
+
+  // Fills sp from the node (closed and unused, so no other thread reads it)
+  // and opens it to scanning threads.
+  void publish(Thread& t, Point& sp, SplitContext& ctx, SearchMoveFn fn, const void* closure) {
+    {
+      const split_timing::InPart copying(t.ledger, t.stats, Part::Copy);
+      sp.snapshot.take(t);
+    }
+    const bool anyone_idle = idle_.load(std::memory_order_relaxed) > 0;
+    {
+      const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+      sp.parent = t.active;
+      sp.ctx = &ctx;
+      sp.search_move = fn;
+      sp.closure = closure;
+      sp.open = true;
+      sp.workers = 1;
+      sp.joins = 0;
+      sp.result.start(ctx);
+      sp.cutoff.store(false, std::memory_order_relaxed);
+      sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);
+      policy_.on_publish(t, sp, ctx, anyone_idle);
+      policy_.changed(sp);
+      ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
+    }
+    ++t.stats.splits;
+  }
+
+  static void pop(Thread& t, Point& sp, int index) {
+    t.active = sp.parent;
+    t.split_count.store(index, std::memory_order_relaxed);
+  }
+
+  Policy policy_;
+  const Depth min_split_depth_;
+  const int max_splits_;
+  const bool live_alpha_;
+  std::vector<std::unique_ptr<Thread>> threads_;
+  SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
+
+  alignas(64) std::atomic<int> idle_{0};  // threads looking for a split point
+  std::atomic<bool> searching_{false};
+  // Declared last: its helpers are joined before the threads above go away.
+  ThreadPool os_threads_;
+};
+
+}  // namespace xq::split
