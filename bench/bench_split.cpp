@@ -172,7 +172,7 @@ void BM_Suite(benchmark::State& state, const char* backend) {
   static const std::vector<Position> suite = xq::bench::opening_suite();
   BackendConfig c;
   c.threads = int(state.range(0));
-  c.min_split_depth = Depth(state.range(1));
+  c.set("min_split_depth", Depth(state.range(1)));
   auto b = make_backend(backend, c);
   const SearchStats sum = xq::bench::search_suite(state, *b, suite);
   state.counters["nodes"] = double(sum.nodes) / double(state.iterations());

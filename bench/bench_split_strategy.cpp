@@ -85,7 +85,7 @@ BENCHMARK(BM_FindWork)->ArgsProduct({{0, 1, 2, 3, 4}, {2, 8, 32}})->ArgNames({"p
 void BM_PublishCost(benchmark::State& state) {
   BackendConfig c;
   c.threads = 2;
-  c.gratuitous_depth = Depth(state.range(0));
+  c.set("gratuitous_depth", Depth(state.range(0)));
   auto b = make_backend("dts", c);
   SearchOptions o;
   o.limits.depth = 7;
@@ -170,7 +170,7 @@ void BM_PolicySuite(benchmark::State& state) {
   static const std::vector<Position> suite = xq::bench::opening_suite();
   BackendConfig c;
   c.threads = 2;
-  c.split_policy = int(state.range(0));
+  c.set("split_policy", int(state.range(0)));
   auto b = make_backend("dts", c);
   const SearchStats sum = xq::bench::search_suite(state, *b, suite);
   const double n = double(state.iterations());

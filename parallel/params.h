@@ -1,8 +1,8 @@
-// Backend parameters settable by name ("--param min_split_depth=2"): one
-// descriptor per parameter, with its range, what it means, which backends read
-// it, and how it is read from and written to a BackendConfig. A new backend
-// adds its parameters to the table in params.cpp and nothing else: the command
-// line, `xqlab list` and every JSON report take them from here.
+// Backend parameters settable by name ("--param min_split_depth=2"): the
+// union of the tables the backends declare in their own files
+// (BackendInfo::params), plus the table's replacement policy, with which
+// backends read each. The command line, `xqlab list`, every JSON report and
+// the README's check take them from here.
 #pragma once
 
 #include <cstdint>
@@ -20,25 +20,20 @@ inline constexpr int kMaxBackendThreads = 256;
 // memory is refused when the table is sized.
 inline constexpr std::int64_t kMaxHashMib = std::int64_t{1} << 20;
 
-struct BackendParam {
-  std::string_view name;
-  std::string_view summary;
-  std::vector<std::string_view> backends;  // who reads it
-  // An integer parameter has min <= value <= max; an enumerated one names its
-  // choices and stores the index of the chosen one.
-  std::int64_t min = 0, max = 0;
-  std::vector<std::string_view> choices;
-  std::int64_t (*get)(const BackendConfig&);
-  void (*set)(BackendConfig&, std::int64_t);
+// A parameter as the command line, `xqlab list` and the JSON see it: its
+// declaration and the backends that read it.
+struct BackendParam : ParamSpec {
+  std::vector<std::string_view> backends;  // who reads it ("all": the table's)
 
-  bool enumerated() const { return !choices.empty(); }
+  std::int64_t get(const BackendConfig& c) const;
+  void set(BackendConfig& c, std::int64_t value) const;
   // The current value as text ("4", "dynamic").
   std::string value_text(const BackendConfig& c) const;
   // "2..64" or "static|dynamic".
   std::string range_text() const;
 };
 
-// Every parameter, in a fixed order.
+// Every parameter, in registry order (parallel/backends.def), replacement last.
 const std::vector<BackendParam>& backend_params();
 // Throws std::invalid_argument ("unknown parameter 'x' (known: ...)").
 const BackendParam& find_param(std::string_view name);

@@ -61,7 +61,7 @@ class AbdadaBackend final : public BackendBase<Table> {
   void begin_search(const Position& pos, SearchShared& shared) override {
     for (auto& w : workers_) reset_worker(*w, pos);
     helpers_done_.store(false, std::memory_order_relaxed);
-    first_.reset(this->config_.abdada_first_complete ? shared.options.limits.depth : 0);
+    first_.reset(this->config_.param("abdada_first_complete") != 0 ? shared.options.limits.depth : 0);
     root_.reset();
     leaks_ = 0;
     if (sweep_pending_) {  // the previous search's marks (see end_search)
@@ -176,6 +176,20 @@ extern const BackendInfo kAbdadaBackend = {
     "ABDADA (Weill): every thread searches from the root; busy marks in the shared table "
     "defer younger brothers",
     "xor", counts_searchers,
-    [](const BackendConfig& config) { return make_for_scheme<AbdadaBackend>(config); }};
+    [](const BackendConfig& config) { return make_for_scheme<AbdadaBackend>(config); },
+    [] () -> const std::vector<ParamSpec>& {
+      static const std::vector<ParamSpec> kParams = {
+          {"abdada_defer_depth",
+           "least remaining depth of a node that is marked busy and may be deferred", 1,
+           kMaxDepth, {}, 2},
+          {"abdada_defer_root", "whether root moves may be deferred", 0, 1, {"no", "yes"}, 1},
+          {"abdada_reprobe_depth",
+           "after a deferral, re-probe the table for a cutoff before each move at this "
+           "depth or more (0: never)",
+           0, kMaxDepth, {}, 4},
+          first_complete_param(),
+          root_retest_param()};
+      return kParams;
+    }};
 
 }  // namespace xq

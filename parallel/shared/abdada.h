@@ -31,10 +31,10 @@ class AbdadaHooks : public RootSharingHooks {
   // search, and its aborted() reads nothing per node).
   AbdadaHooks(const BackendConfig& c, const AbdadaWorkers& workers, const std::atomic<bool>& done,
               RootShare* root, const FirstComplete* first)
-      : RootSharingHooks(c.threads > 1 ? root : nullptr, c.root_retest),
-        claim_depth_(c.threads > 1 ? c.abdada_defer_depth : kNoClaims),
-        reprobe_depth_(c.abdada_reprobe_depth),
-        defer_root_(c.abdada_defer_root),
+      : RootSharingHooks(c.threads > 1 ? root : nullptr, c.param("root_retest") != 0),
+        claim_depth_(c.threads > 1 ? Depth(c.param("abdada_defer_depth")) : kNoClaims),
+        reprobe_depth_(Depth(c.param("abdada_reprobe_depth"))),
+        defer_root_(c.param("abdada_defer_root") != 0),
         workers_(workers),
         helpers_done_(done),
         first_(c.threads > 1 ? first : nullptr) {}

@@ -121,7 +121,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
  public:
   explicit AbdadaSimpleBackend(const BackendConfig& c)
       : BackendBase<Table>(c),
-        busy_(std::size_t(c.busy_entries), c.busy_ways),
+        busy_(std::size_t(c.param("busy_entries")), int(c.param("busy_ways"))),
         threads_(c.threads) {
     this->require_thread_slots(c.threads);
   }
@@ -138,11 +138,11 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
     threads_.reset(pos);
     leaks_ = 0;
     SimpleSettings s;
-    s.mark_depth = this->config_.simple_mark_depth;
-    s.reprobe_depth = this->config_.simple_reprobe_depth;
-    s.root_retest = this->config_.root_retest;
+    s.mark_depth = Depth(this->config_.param("simple_mark_depth"));
+    s.reprobe_depth = Depth(this->config_.param("simple_reprobe_depth"));
+    s.root_retest = this->config_.param("root_retest") != 0;
     root_.reset();
-    first_.reset(this->config_.abdada_first_complete ? shared.options.limits.depth : 0);
+    first_.reset(this->config_.param("abdada_first_complete") != 0 ? shared.options.limits.depth : 0);
     hooks_.emplace(busy_, threads_, s, root_, &first_);
     search_.emplace(this->tt_, *hooks_, shared);
     shared_ = &shared;
@@ -188,6 +188,20 @@ extern const BackendInfo kAbdadaSimpleBackend = {
     "abdada-simple",
     "simplified ABDADA (Kerrigan): shared table, busy-move side table, marked moves deferred",
     "xor", every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<AbdadaSimpleBackend>(config); }};
+    [](const BackendConfig& config) { return make_for_scheme<AbdadaSimpleBackend>(config); },
+    []() -> const std::vector<ParamSpec>& {
+      // The busy-move side table: Kerrigan's 32768 buckets x 4 ways.
+      static const std::vector<ParamSpec> kParams = {
+          {"busy_entries", "buckets of the busy-move side table", 1, std::int64_t{1} << 22, {},
+           32768},
+          {"busy_ways", "slots per bucket of the busy-move side table", 1, 16, {}, 4},
+          {"simple_mark_depth", "least remaining depth at which moves are marked and deferred",
+           1, kMaxDepth, {}, 3},
+          {"simple_reprobe_depth",
+           "least remaining depth of the table re-probes after a deferral", 1, kMaxDepth, {}, 4},
+          first_complete_param(),
+          root_retest_param()};
+      return kParams;
+    }};
 
 }  // namespace xq

@@ -18,6 +18,8 @@
 // kept: the main thread ends the search as before.
 #pragma once
 
+#include "parallel/backend.h"
+
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -26,6 +28,20 @@
 #include "search/result.h"
 
 namespace xq {
+
+// The shared-table family's parameters that abdada and abdada-simple both read.
+inline ParamSpec first_complete_param() {
+  return {"abdada_first_complete",
+          "under a depth limit, whether any thread's completed last iteration ends the "
+          "search (no: only the main thread's)",
+          0, 1, {"no", "yes"}, 1};
+}
+inline ParamSpec root_retest_param() {
+  return {"root_retest",
+          "a root move that fails high at a stale alpha is re-tested against the best "
+          "another thread has raised meanwhile before its open-window re-search",
+          0, 1, {"no", "yes"}, 1};
+}
 
 class FirstComplete {
  public:

@@ -146,8 +146,8 @@ class LazySmpBackend final : public BackendBase<Table> {
   void begin_search(const Position& pos, SearchShared& shared) override {
     threads_.reset(pos);
     for (int i = 0; i < threads_.size(); ++i) threads_.thread(i).result = SearchResult{};
-    hooks_.emplace(threads_, lazysmp::Skip(this->config_.skip_schedule),
-                   this->config_.window_offset);
+    hooks_.emplace(threads_, lazysmp::Skip(this->config_.param("skip_schedule")),
+                   Value(this->config_.param("window_offset")));
     search_.emplace(this->tt_, *hooks_, shared);
     shared_ = &shared;
     threads_.start(
@@ -158,7 +158,7 @@ class LazySmpBackend final : public BackendBase<Table> {
     const SearchOptions& o = shared.options;
     LastIterationGate<LazyThread> gate(observer, threads_, o.limits.depth);
     SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &gate);
-    if (!this->config_.vote || o.limits.depth > 0 || o.exact || !r.completed) return r;
+    if (this->config_.param("best_thread") == 0 || o.limits.depth > 0 || o.exact || !r.completed) return r;
     threads_.finish();
     threads_.thread(0).result = r;
     std::vector<lazysmp::Ballot> ballots;
@@ -191,6 +191,16 @@ extern const BackendInfo kLazySmpBackend = {
     "lazysmp",
     "Lazy SMP: every thread deepens from the root on the shared table (depth skips, window shifts)",
     "xor", every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<LazySmpBackend>(config); }};
+    [](const BackendConfig& config) { return make_for_scheme<LazySmpBackend>(config); },
+    []() -> const std::vector<ParamSpec>& {
+      static const std::vector<ParamSpec> kParams = {
+          {"skip_schedule", "depths the helpers skip (Stockfish 7 or 9 schedule)", 0, 2,
+           {"none", "sf7", "sf9"}, 2},
+          {"window_offset", "aspiration-window shift per helper (+o, -o, +2o, ...)", 0, 500, {},
+           0},
+          {"best_thread", "result of a search without depth limit: main thread or a vote", 0, 1,
+           {"main", "vote"}, 0}};
+      return kParams;
+    }};
 
 }  // namespace xq

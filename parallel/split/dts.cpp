@@ -3,22 +3,48 @@
 // split points to serve.
 #include "parallel/split/dts.h"
 
-#include <algorithm>
-
 #include "parallel/backend_factory.h"
 
 namespace xq {
 namespace dts {
 
+const std::vector<ParamSpec>& params() {
+  static const std::vector<ParamSpec> kParams = [] {
+    std::vector<ParamSpec> v = split::pool_params();
+    const Settings d;
+    v.push_back({"gratuitous_depth", "nodes at least this deep split even when no thread is idle",
+                 1, kMaxDepth, {}, d.gratuitous_depth});
+    v.push_back({"gratuitous_limit", "most gratuitous split points one thread has open at once",
+                 0, 64, {}, d.gratuitous_limit});
+    v.push_back({"gratuitous_at_cut", "whether nodes predicted CUT split gratuitously too", 0, 1,
+                 {"no", "yes"}, d.gratuitous_at_cut});
+    v.push_back({"max_helpers",
+                 "most helpers at one split point besides its owner (0: no limit); a thread "
+                 "that finds a split point full picks another",
+                 0, 255, {}, d.max_helpers});
+    v.push_back({"gratuitous_moves",
+                 "moves a node searches without a cutoff before it splits gratuitously", 1, 64,
+                 {}, d.gratuitous_moves});
+    v.push_back({"split_policy", "which open split point an idle thread joins", 0,
+                 std::int64_t(kPolicyNames.size()) - 1,
+                 {kPolicyNames.begin(), kPolicyNames.end()}, std::int64_t(d.policy)});
+    v.push_back({"proven_moves",
+                 "split_policy=proven: moves searched without a cutoff that prove a node ALL", 1,
+                 64, {}, d.proven_moves});
+    return v;
+  }();
+  return kParams;
+}
+
 Settings settings_of(const BackendConfig& c) {
   Settings s;
-  s.gratuitous_depth = std::max<Depth>(c.gratuitous_depth, 1);
-  s.gratuitous_limit = std::max(c.gratuitous_limit, 0);
-  s.gratuitous_at_cut = c.gratuitous_at_cut;
-  s.gratuitous_moves = std::max(c.gratuitous_moves, 1);
-  s.max_helpers = std::max(c.split_max_helpers, 0);
-  s.policy = Policy(std::clamp(c.split_policy, 0, int(kPolicyNames.size()) - 1));
-  s.proven_moves = std::max(c.proven_moves, 1);
+  s.gratuitous_depth = Depth(c.param("gratuitous_depth"));
+  s.gratuitous_limit = int(c.param("gratuitous_limit"));
+  s.gratuitous_at_cut = c.param("gratuitous_at_cut") != 0;
+  s.gratuitous_moves = int(c.param("gratuitous_moves"));
+  s.max_helpers = int(c.param("max_helpers"));
+  s.policy = Policy(c.param("split_policy"));
+  s.proven_moves = int(c.param("proven_moves"));
   return s;
 }
 
@@ -47,6 +73,7 @@ extern const BackendInfo kDtsBackend = {
     "DTS-style: idle threads pick among all open split points by a policy, gratuitous split "
     "points, late join, node-type prediction, helpful master",
     "xor", every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<DtsBackend>(config); }};
+    [](const BackendConfig& config) { return make_for_scheme<DtsBackend>(config); },
+    dts::params};
 
 }  // namespace xq

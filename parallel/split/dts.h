@@ -49,6 +49,8 @@ struct Settings {
   int proven_moves = 2;
 };
 Settings settings_of(const BackendConfig& config);
+// dts's parameters (the split pool's and the settings above).
+const std::vector<ParamSpec>& params();
 
 struct SplitPolicy;
 using SplitPoint = split::SplitPoint<SplitPolicy>;

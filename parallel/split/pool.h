@@ -51,6 +51,25 @@ namespace xq::split {
 
 using split_timing::Part;
 
+// The parameters of the split family.
+inline ParamSpec min_split_depth_param() {
+  return {"min_split_depth", "only nodes with at least this remaining depth split", 1, kMaxDepth,
+          {}, 4};
+}
+// The parameters every split-pool backend (ybwc, dts) reads.
+inline std::vector<ParamSpec> pool_params() {
+  return {min_split_depth_param(),
+          {"max_splits_per_thread", "most split points one thread may own at once", 1, 64, {}, 8},
+          // Off by default: on the shipped suites it moved search overhead by
+          // less than its run-to-run spread.
+          {"live_alpha",
+           "re-search a split point's younger brother from the node's current alpha",
+           0,
+           1,
+           {"no", "yes"},
+           0}};
+}
+
 template <class Policy>
 struct SplitPoint {
   // -- Constant while the split point is in use: written by the owner before
@@ -142,9 +161,9 @@ class Pool {
 
   explicit Pool(const BackendConfig& config)
       : policy_(config),
-        min_split_depth_(std::max<Depth>(config.min_split_depth, 1)),
-        max_splits_(std::max(config.max_splits_per_thread, 1)),
-        live_alpha_(config.split_live_alpha),
+        min_split_depth_(Depth(config.param("min_split_depth"))),
+        max_splits_(int(config.param("max_splits_per_thread"))),
+        live_alpha_(config.param("live_alpha") != 0),
         os_threads_(config.threads) {
     for (int i = 0; i < config.threads; ++i) {
       threads_.push_back(std::make_unique<Thread>(i, max_splits_));

@@ -23,6 +23,7 @@
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/split/common.h"
+#include "parallel/split/pool.h"
 #include "parallel/split/timing.h"
 #include "search/driver.h"
 
@@ -185,8 +186,8 @@ class PvSplitBackend final : public BackendBase<Table> {
   explicit PvSplitBackend(const BackendConfig& c) : BackendBase<Table>(c) {
     for (int i = 0; i < c.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
     state_.threads = c.threads;
-    state_.min_split_depth = c.min_split_depth;
-    state_.dynamic = c.omp_dynamic;
+    state_.min_split_depth = Depth(c.param("min_split_depth"));
+    state_.dynamic = c.param("omp_schedule") != 0;
     state_.workers = &workers_;
     state_.ledgers = &ledgers_;
     ledgers_.resize(std::size_t(c.threads));
@@ -232,12 +233,21 @@ class PvSplitBackend final : public BackendBase<Table> {
   PvState state_;
 };
 
+const std::vector<ParamSpec>& pvsplit_params() {
+  static const std::vector<ParamSpec> kParams = {
+      split::min_split_depth_param(),
+      {"omp_schedule", "OpenMP schedule of the parallel loop at a PV node (the thesis's static,1)",
+       0, 1, {"static", "dynamic"}, 0}};
+  return kParams;
+}
+
 }  // namespace
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kPvsplitBackend = {
     "pvsplit", "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers", "perthread",
     every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<PvSplitBackend>(config); }};
+    [](const BackendConfig& config) { return make_for_scheme<PvSplitBackend>(config); },
+    pvsplit_params};
 
 }  // namespace xq

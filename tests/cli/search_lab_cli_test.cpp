@@ -52,7 +52,7 @@ TEST(CliSearch, JsonHasEveryPromisedKey) {
   ASSERT_FALSE(j.at("pv").empty());
   EXPECT_EQ(j.at("pv").front(), j.at("bestmove"));
   // Every backend parameter is reported with its default value.
-  EXPECT_EQ(j.at("params").at("min_split_depth"), xq::BackendConfig{}.min_split_depth);
+  EXPECT_EQ(j.at("params").at("min_split_depth"), xq::BackendConfig{}.param("min_split_depth"));
   EXPECT_EQ(j.at("params").at("omp_schedule"), "static");
 }
 

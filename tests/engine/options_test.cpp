@@ -48,9 +48,9 @@ TEST(EngineOptions, ValuesMapOntoTheBackendConfig) {
   EXPECT_EQ(c.threads, 3);
   EXPECT_EQ(c.hash_mib, 64u);
   EXPECT_EQ(c.replacement, Replacement::TwoTier);
-  EXPECT_EQ(c.min_split_depth, 2);
-  EXPECT_EQ(c.max_splits_per_thread, 5);
-  EXPECT_TRUE(c.omp_dynamic);
+  EXPECT_EQ(c.param("min_split_depth"), 2);
+  EXPECT_EQ(c.param("max_splits_per_thread"), 5);
+  EXPECT_TRUE(c.param("omp_schedule"));
   EXPECT_EQ(o.backend(), "ybwc");
   EXPECT_EQ(o.move_overhead_ms(), 250);
   // HashScheme "default" follows the backend's own pairing.

@@ -23,7 +23,7 @@ BackendConfig config_for(const BackendInfo& b) {
   c.threads = kThreads;
   c.hash_mib = 4;
   c.hash = std::string(b.default_hash);
-  c.min_split_depth = 2;
+  c.set("min_split_depth", 2);
   return c;
 }
 

@@ -23,9 +23,9 @@ TEST(BackendParams, SetEveryParameterByName) {
   xq::set_param(c, "max_splits_per_thread=5");
   xq::set_param(c, "omp_schedule=dynamic");
   xq::set_param(c, "replacement=twotier");
-  EXPECT_EQ(c.min_split_depth, 2);
-  EXPECT_EQ(c.max_splits_per_thread, 5);
-  EXPECT_TRUE(c.omp_dynamic);
+  EXPECT_EQ(c.param("min_split_depth"), 2);
+  EXPECT_EQ(c.param("max_splits_per_thread"), 5);
+  EXPECT_TRUE(c.param("omp_schedule"));
   EXPECT_EQ(xq::replacement_name(c.replacement), "twotier");
   for (const xq::BackendParam& p : xq::backend_params()) {
     // Reading back what was written, at both ends of every range.
@@ -81,7 +81,7 @@ TEST(LabJson, SearchResultWithoutIterationHasNullScore) {
 
 TEST(LabJson, BackendJsonReportsEveryParameter) {
   BackendConfig c;
-  c.min_split_depth = 3;
+  c.set("min_split_depth", 3);
   const xq::Json j = xq::lab::backend_json("ybwc", c);
   EXPECT_EQ(j.at("backend"), "ybwc");
   EXPECT_EQ(j.at("params").size(), xq::backend_params().size());

@@ -56,7 +56,7 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
   // hides the cost (on this position unshared is then 4 % below shared), so
   // the sharing is compared with that rule off.
   BackendConfig main_only = config(2);
-  main_only.abdada_first_complete = false;
+  main_only.set("abdada_first_complete", false);
   const auto shared = lockstep_search<XorTable>(pos, main_only, 7, 256);
   const auto unshared = lockstep_search<XorTable>(pos, main_only, 7, 256, false, false);
   EXPECT_LT(shared.stats.nodes, unshared.stats.nodes);
@@ -78,7 +78,7 @@ TEST(AbdadaLockstep, RootRetestSavesTheStaleAlphaReSearch) {
   ASSERT_GE(suite.size(), 16u);
   const Position& pos = suite[15].pos;
   BackendConfig off = config(2);
-  off.root_retest = false;
+  off.set("root_retest", false);
   const auto with = lockstep_search<XorTable>(pos, config(2), 7, 256);
   const auto without = lockstep_search<XorTable>(pos, off, 7, 256);
   EXPECT_GT(with.stats.root_retests, 0u);
@@ -133,7 +133,7 @@ TEST(AbdadaLockstepSlow, SuiteOverhead) {
   for (const auto& e : entries) {
     const auto s = lockstep_search<XorTable>(e.pos, config(1), depth, quantum);
     BackendConfig two = config(2);
-    two.root_retest = env_int("XQ_RETEST", 1) != 0;
+    two.set("root_retest", env_int("XQ_RETEST", 1) != 0);
     const auto p = lockstep_search<XorTable>(e.pos, two, depth, quantum, false, share_root);
     serial_sum += double(s.stats.nodes);
     par_sum += double(p.stats.nodes);

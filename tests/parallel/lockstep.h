@@ -124,7 +124,7 @@ class FirstToDepth final : public Observer {
 // with c.threads threads taking turns of `quantum` nodes; share_root = false
 // leaves each thread its own root alpha (the backend before root sharing).
 // As in the backend, a helper that completes the depth first ends the
-// search with its iteration (c.abdada_first_complete).
+// search with its iteration (c.param("abdada_first_complete")).
 template <class Table>
 LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Depth depth,
                                std::uint64_t quantum, bool exact = false,
@@ -144,7 +144,7 @@ LockstepResult lockstep_search(const Position& pos, const BackendConfig& c, Dept
   Baton baton(c.threads);
   RootShare root;
   FirstComplete first;
-  first.reset(c.abdada_first_complete ? depth : 0);
+  first.reset(c.param("abdada_first_complete") ? depth : 0);
   LockstepHooks hooks(c, workers, done, share_root ? &root : nullptr, &first, baton, quantum);
   Search<Table, LockstepHooks> search(tt, hooks, shared);
   LockstepResult r;

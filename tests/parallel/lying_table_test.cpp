@@ -117,7 +117,7 @@ TEST(LyingTableScheme, EveryBackendSurvivesRandomWords) {
         c.hash = "faulty";
         c.threads = threads;
         c.hash_mib = 1;
-        c.min_split_depth = split;
+        c.set("min_split_depth", split);
         auto b = make_backend(info.name, c);
         const std::string label = std::string(info.name) + "/" + std::to_string(threads) +
                                   "t/split" + std::to_string(split);
@@ -153,7 +153,7 @@ TEST(StressUnprotectedRaces, TwoThreadsManyShortSearchesStayLegalAndInRange) {
     c.hash = std::string(kUnprotectedScheme);
     c.threads = 2;
     c.hash_bytes = kTinyTableBytes;
-    c.min_split_depth = 2;
+    c.set("min_split_depth", 2);
     auto b = make_backend(backend, c);
     Tally t;
     for (int round = 0; round < kRounds; ++round)

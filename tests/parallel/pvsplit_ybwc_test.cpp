@@ -91,7 +91,7 @@ void check_exact(const Case& k, const std::vector<Position>& ps, const SearchOpt
   c.hash = k.scheme;
   c.threads = k.threads;
   c.hash_mib = 4;
-  c.min_split_depth = min_split;
+  c.set("min_split_depth", min_split);
   auto b = make_backend(k.backend, c);
   Observer quiet;
   std::uint64_t splits = 0;
@@ -176,7 +176,7 @@ TEST(PvsplitYbwc, ManyShortSearches) {
   for (const char* name : {"pvsplit", "ybwc"}) {
     BackendConfig c;
     c.threads = 3;
-    c.min_split_depth = 2;
+    c.set("min_split_depth", 2);
     auto b = make_backend(name, c);
     Observer quiet;
     std::uint64_t splits = 0;

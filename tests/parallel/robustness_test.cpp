@@ -131,7 +131,7 @@ TEST_P(BackendThrow, ObserverThrowIsRethrownAndTheBackendStaysUsable) {
   for (int threads : {1, 2, 3}) {
     BackendConfig c;
     c.threads = threads;
-    c.min_split_depth = 2;
+    c.set("min_split_depth", 2);
     const Watchdog dog("throwing search", std::chrono::seconds(60));
     auto b = make_backend(GetParam(), c);
     SearchOptions o;

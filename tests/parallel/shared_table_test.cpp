@@ -167,15 +167,15 @@ TEST(AbdadaSimple, GeometryAndDepthsAreParameters) {
   set_param(c, "busy_ways=2");
   set_param(c, "simple_mark_depth=5");
   set_param(c, "simple_reprobe_depth=6");
-  EXPECT_EQ(c.busy_entries, 1);
-  EXPECT_EQ(c.busy_ways, 2);
-  EXPECT_EQ(c.simple_mark_depth, 5);
-  EXPECT_EQ(c.simple_reprobe_depth, 6);
+  EXPECT_EQ(c.param("busy_entries"), 1);
+  EXPECT_EQ(c.param("busy_ways"), 2);
+  EXPECT_EQ(c.param("simple_mark_depth"), 5);
+  EXPECT_EQ(c.param("simple_reprobe_depth"), 6);
   EXPECT_THROW(set_param(c, "busy_ways=17"), std::invalid_argument);
   // A one-bucket table fills at once: searches stay exact and leave no mark.
   c.threads = 2;
   c.hash_mib = 4;
-  c.simple_mark_depth = 3;
+  c.set("simple_mark_depth", 3);
   auto b = make_backend("abdada-simple", c);
   Observer quiet;
   SearchOptions o;
@@ -316,9 +316,9 @@ TEST(LazySmp, ParametersAndVotingSearch) {
   set_param(c, "skip_schedule=sf7");
   set_param(c, "window_offset=15");
   set_param(c, "best_thread=vote");
-  EXPECT_EQ(c.skip_schedule, 1);
-  EXPECT_EQ(c.window_offset, 15);
-  EXPECT_TRUE(c.vote);
+  EXPECT_EQ(c.param("skip_schedule"), 1);
+  EXPECT_EQ(c.param("window_offset"), 15);
+  EXPECT_TRUE(c.param("best_thread"));
   EXPECT_THROW(set_param(c, "skip_schedule=sf8"), std::invalid_argument);
   c.threads = 2;
   c.hash_mib = 4;

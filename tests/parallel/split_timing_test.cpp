@@ -43,7 +43,7 @@ Booked run(const std::string& backend, int threads, const std::vector<Position>&
   BackendConfig c;
   c.threads = threads;
   c.hash_mib = 2;
-  c.min_split_depth = 2;
+  c.set("min_split_depth", 2);
   auto b = make_backend(backend, c);
   Observer quiet;
   Booked out;

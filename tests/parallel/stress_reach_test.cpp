@@ -136,7 +136,7 @@ std::unique_ptr<Backend> build(const Pair& p) {
   c.hash = p.scheme;
   c.threads = 3;  // on 2 cores: a helper can be two split points down while the owner waits
   c.hash_mib = 2;
-  c.min_split_depth = 2;
+  c.set("min_split_depth", 2);
   return make_backend(p.backend, c);
 }
 

@@ -24,7 +24,7 @@ std::unique_ptr<Backend> make(const Config& s) {
   BackendConfig c;
   c.threads = s.threads;
   c.hash_mib = 4;
-  c.min_split_depth = 2;
+  c.set("min_split_depth", 2);
   return make_backend(s.backend, c);
 }
 

@@ -1,0 +1,51 @@
+// The README's parameter cell is the parameter table, not a copy of it: the
+// cell must list every declared parameter with its range, in table order
+// (regenerate it from `xqlab list --json` when a backend declares a new one).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "parallel/params.h"
+
+namespace xq {
+namespace {
+
+std::string readme() {
+  std::ifstream in(std::string(XQLAB_DATA_DIR) + "/../README.md");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ParamsReadme, TheParameterCellListsTheDeclaredTable) {
+  const std::string text = readme();
+  ASSERT_FALSE(text.empty()) << "README.md not found next to data/";
+  std::string cell;
+  int listed = 0;
+  for (const BackendParam& p : backend_params()) {
+    std::string range = p.range_text();
+    std::string escaped;
+    for (char ch : range) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    cell += (cell.empty() ? "" : ", ") + ("`" + std::string(p.name) + "=" + escaped + "`");
+    ++listed;
+  }
+  EXPECT_GE(listed, 20);
+  EXPECT_NE(text.find("| a backend parameter, repeatable | " + cell + " |"), std::string::npos)
+      << "README.md's --param cell differs from the table; it should read:\n" << cell;
+}
+
+// Two backends that read one parameter declare it once (their family's
+// header), so the merged table names both.
+TEST(ParamsReadme, SharedParametersNameEveryReader) {
+  EXPECT_EQ(find_param("min_split_depth").backends,
+            (std::vector<std::string_view>{"pvsplit", "ybwc", "dts"}));
+  EXPECT_EQ(find_param("root_retest").backends,
+            (std::vector<std::string_view>{"abdada", "abdada-simple"}));
+  EXPECT_EQ(BackendConfig{}.param("min_split_depth"), 4);
+  EXPECT_THROW((void)BackendConfig{}.param("no_such_parameter"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace xq
