@@ -50,7 +50,7 @@ TEST(HashCli, StressJsonReportsTheRequiredKeys) {
 // Several schemes and rounds run interleaved (every scheme's round 1, then
 // every scheme's round 2), one JSON line per run; "all" names every scheme,
 // and in busy-mark mode every scheme that counts searchers.
-TEST(HashCli, StressRoundsInterleaveTheSchemes) {
+TEST(HashCli, RoundsInterleaveTheSchemes) {
   const XqlabRun r = run_xqlab({"stress", "--hash", "xor,spinlock", "--rounds", "2", "--ops",
                                 "1000", "--entries", "64", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;

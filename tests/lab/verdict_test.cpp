@@ -85,7 +85,7 @@ Json stress_run(const std::string& hash, double ops_per_sec, double corrupt = 0)
               {"bucket_slots", hash == "sandwich" ? 2 : 4}};
 }
 
-TEST(StressRounds, MergeTakesTheMedianAndSumsTheCounts) {
+TEST(SchemeRounds, MergeTakesTheMedianAndSumsTheCounts) {
   const std::vector<Json> merged = report::merge_stress_rounds(
       {stress_run("xor", 30), stress_run("spinlock", 5), stress_run("xor", 10, 2),
        stress_run("spinlock", 7), stress_run("xor", 20)});
@@ -118,7 +118,7 @@ std::vector<Json> interleaved(const std::vector<std::pair<std::string, std::vect
   return docs;
 }
 
-TEST(StressRounds, SummaryNamesAWinnerWhenTheRoundsSeparateIt) {
+TEST(SchemeRounds, SummaryNamesAWinnerWhenTheRoundsSeparateIt) {
   const std::string line = hash_line(interleaved({{"unprotected", {100, 110, 105}},
                                                   {"xor", {80, 85, 90}},
                                                   {"spinlock", {40, 60, 50}}}));
@@ -128,7 +128,7 @@ TEST(StressRounds, SummaryNamesAWinnerWhenTheRoundsSeparateIt) {
   EXPECT_NE(line.find("81% of unprotected's median"), std::string::npos) << line;
 }
 
-TEST(StressRounds, SummaryIsUndecidedWhenTheSpreadCoversTheDifference) {
+TEST(SchemeRounds, SummaryIsUndecidedWhenTheSpreadCoversTheDifference) {
   const std::string line = hash_line(interleaved({{"unprotected", {100, 110, 105}},
                                                   {"xor", {80, 85, 90}},
                                                   {"spinlock", {27.6, 69.8, 88}},
@@ -140,7 +140,7 @@ TEST(StressRounds, SummaryIsUndecidedWhenTheSpreadCoversTheDifference) {
 }
 
 // Fewer corrupt entries beat more speed; the unsafe baseline never qualifies.
-TEST(StressRounds, SafetyComesBeforeSpeed) {
+TEST(SchemeRounds, SafetyComesBeforeSpeed) {
   std::vector<Json> docs = interleaved({{"unprotected", {300, 310, 305}},
                                         {"xor", {80, 85, 90}},
                                         {"spinlock", {40, 45, 50}}});
@@ -151,14 +151,14 @@ TEST(StressRounds, SafetyComesBeforeSpeed) {
 
 // Beside a baseline with wider buckets, the ratio is not the price of the
 // protection alone, and the line says so.
-TEST(StressRounds, SummaryNamesDifferentBucketWidths) {
+TEST(SchemeRounds, SummaryNamesDifferentBucketWidths) {
   const std::string line = hash_line(interleaved({{"unprotected", {100, 110, 105}},
                                                   {"sandwich", {120, 125, 130}}}));
   EXPECT_NE(line.find("119% of unprotected's median (2 entries per bucket to its 4)"),
             std::string::npos) << line;
 }
 
-TEST(StressRounds, OneRoundIsTooFewToTell) {
+TEST(SchemeRounds, OneRoundIsTooFewToTell) {
   const std::string line = hash_line(interleaved({{"xor", {80}}, {"spinlock", {40}}}));
   EXPECT_NE(line.find("undecided between xor and spinlock"), std::string::npos) << line;
   EXPECT_NE(line.find("too few rounds"), std::string::npos) << line;
