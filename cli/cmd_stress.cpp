@@ -1,8 +1,14 @@
-// xqlab stress: hammers one hash scheme from T threads. Mode "entries":
+// xqlab stress: hammers a hash scheme from T threads. Mode "entries":
 // colliding stores and probes; counts torn entries the scheme rejected and
 // corrupt ones it accepted. Mode "marks": the busy marks' enter/leave path
 // (claim and release of searcher counts); counts the updates lost. See
 // hashing/stress.h for how each is recognised.
+//
+// Several schemes (a list, or "all") and --rounds R run interleaved:
+// round 1 of every scheme, then round 2 of every scheme, and so on, so that
+// a drift of the machine (other jobs, clock changes) falls on all schemes
+// alike. Every run is one JSON line (with "round" and "rounds"); the report
+// takes the median per scheme (lab/verdict.h).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -18,22 +24,43 @@
 #include "hashing/stress.h"
 #include "lab/meta.h"
 #include "lab/progress.h"
+#include "lab/verdict.h"
 
 namespace xq::cli {
 namespace {
 
 struct StressArgs {
-  std::string scheme, replace = "always", mode = "entries";
+  std::vector<std::string> schemes;  // as given: names or "all"
+  std::string replace = "always", mode = "entries";
   StressConfig config;
+  int rounds = 1;
   bool json = false, quiet = false;
 };
 
-// The run is one unit; on a terminal a ticker redraws the elapsed time
+// "all": every scheme (in marks mode, every scheme that counts searchers).
+std::vector<std::string> expand_schemes(const StressArgs& a) {
+  std::vector<std::string> out;
+  for (const std::string& s : a.schemes) {
+    if (s != "all") {
+      out.push_back(s);
+      continue;
+    }
+    for (std::string_view n : kSchemeNames) {
+      const bool counts = visit_scheme(n, [](auto tag) {
+        return decltype(tag)::type::kCountsSearchers;
+      });
+      if (a.mode != "marks" || counts) out.emplace_back(n);
+    }
+  }
+  return out;
+}
+
+// A run is one unit; on a terminal a ticker redraws the elapsed time
 // against the time limit while it lasts.
 template <class Work>
-StressResult with_progress(const StressArgs& a, Work work) {
-  lab::Progress progress("stress", 1, a.quiet);
-  const std::string what = a.scheme + ", " + std::to_string(a.config.threads) + " threads, " +
+StressResult with_progress(lab::Progress& progress, const StressArgs& a, const std::string& scheme,
+                           Work work) {
+  const std::string what = scheme + ", " + std::to_string(a.config.threads) + " threads, " +
                            "limit " + lab::duration_text(a.config.seconds);
   std::atomic<bool> running{true};
   std::thread ticker;
@@ -79,17 +106,20 @@ void print_marks_text(const std::string& scheme, const StressConfig& config,
               u(r.underflows), u(r.leaks));
 }
 
-int run_marks(const StressArgs& a) {
-  const MarkStressResult r = visit_scheme(a.scheme, [&](auto tag) {
+void run_marks(const StressArgs& a, const std::string& scheme, int round) {
+  const MarkStressResult r = visit_scheme(scheme, [&](auto tag) {
     return run_mark_stress<typename decltype(tag)::type>(a.config);
   });
   if (!a.json) {
-    print_marks_text(a.scheme, a.config, r);
-    return 0;
+    if (a.rounds > 1) std::printf("round             %d of %d\n", round, a.rounds);
+    print_marks_text(scheme, a.config, r);
+    return;
   }
   print_json(Json{{"meta", lab::run_meta(invocation())},
                   {"mode", "marks"},
-                  {"hash", a.scheme},
+                  {"hash", scheme},
+                  {"round", round},
+                  {"rounds", a.rounds},
                   {"threads", a.config.threads},
                   {"entries", r.entries},
                   {"ops", r.ops},
@@ -98,31 +128,69 @@ int run_marks(const StressArgs& a) {
                   {"lost_per_1e8", r.lost_per_1e8()},
                   {"underflows", r.underflows},
                   {"leaks", r.leaks}});
-  return 0;
 }
 
-int run(StressArgs& a) {
-  if (a.mode == "marks") return run_marks(a);
-  a.config.replacement = parse_replacement(a.replace);
-  const StressResult r = with_progress(a, [&] {
-    return visit_scheme(a.scheme, [&](auto tag) {
+// After several entry-mode runs of a scheme: the median and range of its
+// throughput over the rounds.
+void print_rounds_text(const std::vector<std::string>& schemes,
+                       const std::vector<std::vector<double>>& ops_per_sec) {
+  std::printf("\n%-12s %6s %14s %14s %14s\n", "hash", "rounds", "median ops/s", "min ops/s",
+              "max ops/s");
+  for (std::size_t i = 0; i < schemes.size(); ++i) {
+    const lab::Spread s = lab::spread_of(ops_per_sec[i]);
+    std::printf("%-12s %6zu %14.0f %14.0f %14.0f\n", schemes[i].c_str(), s.n, s.median, s.min,
+                s.max);
+  }
+}
+
+StressResult run_entries(const StressArgs& a, lab::Progress& progress, const std::string& scheme,
+                         int round) {
+  const StressResult r = with_progress(progress, a, scheme, [&] {
+    return visit_scheme(scheme, [&](auto tag) {
       return run_stress<typename decltype(tag)::type>(a.config);
     });
   });
   if (!a.json) {
-    print_text(a.scheme, a.config, r);
-    return 0;
+    if (a.rounds > 1) std::printf("round             %d of %d\n", round, a.rounds);
+    print_text(scheme, a.config, r);
+    return r;
   }
   Json j{{"meta", lab::run_meta(invocation())},
          {"mode", "entries"},
-         {"hash", a.scheme},
-         {"unprotected", is_unprotected_scheme(a.scheme)},
+         {"hash", scheme},
+         {"round", round},
+         {"rounds", a.rounds},
+         {"unprotected", is_unprotected_scheme(scheme)},
+         // A probe and a store scan the whole bucket, so throughput differs
+         // between schemes by their bucket width too (docs/DESIGN-NOTES.md).
+         {"bucket_slots", visit_scheme(scheme, [](auto tag) {
+            return decltype(tag)::type::kBucketSlots;
+          })},
          {"threads", a.config.threads},
          {"replace", a.replace},
          {"max_ops", a.config.max_ops},
          {"max_seconds", a.config.seconds}};
   j.update(Json(r));
   print_json(j);
+  return r;
+}
+
+int run(StressArgs& a) {
+  const std::vector<std::string> schemes = expand_schemes(a);
+  if (a.mode != "marks") a.config.replacement = parse_replacement(a.replace);
+  lab::Progress progress("stress", std::size_t(a.rounds) * schemes.size(), a.quiet);
+  std::vector<std::vector<double>> ops_per_sec(schemes.size());
+  for (int round = 1; round <= a.rounds; ++round)
+    for (std::size_t i = 0; i < schemes.size(); ++i) {
+      if (!a.json && (round > 1 || i > 0)) std::printf("\n");
+      if (a.mode == "marks") {
+        run_marks(a, schemes[i], round);
+        continue;
+      }
+      ops_per_sec[i].push_back(run_entries(a, progress, schemes[i], round).ops_per_sec());
+    }
+  progress.finish();
+  if (!a.json && a.mode != "marks" && a.rounds > 1) print_rounds_text(schemes, ops_per_sec);
   return 0;
 }
 
@@ -136,7 +204,15 @@ Command add_stress(CLI::App& root) {
   CLI::App* app = root.add_subcommand("stress", "hash-table race stress: torn entries detected "
                                                 "and corrupt entries accepted, or busy-mark "
                                                 "updates lost");
-  add_hash_option(app, a->scheme)->required();
+  app->add_option("--hash", a->schemes,
+                  "hash schemes, comma-separated, or 'all' ('xqlab list' names them)")
+      ->delimiter(',')
+      ->check(scheme_name() | CLI::IsMember({"all"}))
+      ->required();
+  app->add_option("--rounds", a->rounds,
+                  "runs of every scheme, interleaved across the schemes (A B A B ...)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   app->add_option("--mode", a->mode,
                   "entries: stores and probes; marks: busy-mark enter/leave (claim/release)")
       ->check(CLI::IsMember({"entries", "marks"}))

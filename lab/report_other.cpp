@@ -33,7 +33,7 @@ std::string entries_figures(const std::vector<Json>& runs) {
   for (const Json& d : runs) threads.insert(str(d, "threads"));
   const bool several = threads.size() > 1;
   chart::BarChart speed, errors;
-  speed.t = {"hash-throughput", "throughput relative to unprotected", "hash scheme",
+  speed.t = {"hash-throughput", "median throughput relative to unprotected", "hash scheme",
              "operations per second / unprotected's"};
   speed.series = {"relative throughput"};
   speed.values.resize(1);
@@ -43,8 +43,8 @@ std::string entries_figures(const std::vector<Json>& runs) {
   errors.series = {"torn detected", "corrupt accepted"};
   errors.values.resize(2);
   errors.log = true;
-  Table t{{"scheme", "threads", "ops", "seconds", "ops/s", "relative", "torn", "corrupt",
-           "torn/1e8", "corrupt/1e8", "command"}, {}};
+  Table t{{"scheme", "threads", "entries/bucket", "rounds", "ops", "seconds", "ops/s (median)", "ops/s min",
+           "ops/s max", "relative", "torn", "corrupt", "torn/1e8", "corrupt/1e8", "command"}, {}};
   bool any_relative = false;
   for (const Json& d : runs) {
     const std::string name = scheme_label(d, several);
@@ -55,8 +55,11 @@ std::string entries_figures(const std::vector<Json>& runs) {
     errors.categories.push_back(name);
     errors.values[0].push_back(per_1e8(d, "torn_detected"));
     errors.values[1].push_back(per_1e8(d, "corrupt_accepted"));
-    t.rows.push_back({name, str(d, "threads"), cell(num(d, "ops")), cell(num(d, "seconds")),
-                      cell(num(d, "ops_per_sec")), cell(rel), cell(num(d, "torn_detected")),
+    t.rows.push_back({name, str(d, "threads"), str(d, "bucket_slots"), str(d, "rounds"),
+                      cell(num(d, "ops")),
+                      cell(num(d, "seconds")), cell(num(d, "ops_per_sec")),
+                      cell(num(d, "ops_per_sec_min")), cell(num(d, "ops_per_sec_max")), cell(rel),
+                      cell(num(d, "torn_detected")),
                       cell(num(d, "corrupt_accepted")), cell(errors.values[0].back()),
                       cell(errors.values[1].back()),
                       str(d.value("meta", Json::object()), "command")});
@@ -100,7 +103,7 @@ std::string stress_section(const std::vector<Json>& docs) {
   if (entries.empty() && marks.empty())
     return h + missing("Hash schemes: no stress input (xqlab stress --json).") + "</section>\n";
   h += entries.empty() ? missing("Torn and corrupt entries: no entry-mode stress input.")
-                       : entries_figures(entries);
+                       : entries_figures(merge_stress_rounds(entries));
   h += marks.empty() ? missing("Busy-mark losses: no busy-mark stress input (stress mode "
                                "\"marks\") among the inputs.")
                      : marks_figure(marks);

@@ -40,4 +40,11 @@ std::string ablation_section(const Json& doc, int n);
 std::string match_section(const Json& doc, int n);
 std::string id_for(const std::string& base, int n);
 
+// Entry-mode stress runs (rounds) of one scheme, thread count, table size
+// and replacement merged into one document, in order of first appearance:
+// the counts summed, "ops_per_sec" the median of the runs' with
+// "ops_per_sec_min", "ops_per_sec_max", "ops_per_sec_samples" and "rounds";
+// the first run's "meta".
+std::vector<Json> merge_stress_rounds(const std::vector<Json>& runs);
+
 }  // namespace xq::lab::report

@@ -1,10 +1,12 @@
 // The terminal summary of a report's inputs (lab/report.h).
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "lab/report.h"
 #include "lab/report_parts.h"
 #include "lab/svg.h"
+#include "lab/verdict.h"
 
 namespace xq::lab {
 namespace {
@@ -40,27 +42,73 @@ void lab_lines(const Json& doc, std::vector<std::string>& out) {
                   fixed(num(*r, "speedup_min"), 2) + " to " + fixed(num(*r, "speedup_max"), 2) + ")");
 }
 
-// Fewest corrupt entries accepted per operation, then the highest
-// throughput; the deliberately unsafe baseline never qualifies.
-std::string safest_scheme(const std::vector<const Json*>& runs) {
-  const Json* pick = nullptr;
+// "median 45.2M ops/s (36.0M-51.9M over 5 rounds)", or one round's figure.
+std::string throughput_text(const Json& m) {
+  const int rounds = int(num(m, "rounds"));
+  if (rounds <= 1) return svg::short_number(num(m, "ops_per_sec")) + " ops/s (1 round)";
+  return "median " + svg::short_number(num(m, "ops_per_sec")) + " ops/s (" +
+         svg::short_number(num(m, "ops_per_sec_min")) + "-" +
+         svg::short_number(num(m, "ops_per_sec_max")) + " over " + std::to_string(rounds) +
+         " rounds)";
+}
+
+// Among the protected schemes (never the deliberately unsafe baseline), those
+// with the fewest corrupt entries accepted per operation (all rounds pooled);
+// of them the fastest by median throughput when the rounds can tell it
+// (lab/verdict.h), else "undecided between" the ones they cannot separate.
+std::string safest_scheme(const std::vector<const Json*>& docs) {
+  std::vector<Json> runs;
+  for (const Json* d : docs) runs.push_back(*d);
+  const std::vector<Json> merged = report::merge_stress_rounds(runs);
   auto rate = [](const Json& d) { return num(d, "corrupt_accepted") / num(d, "ops"); };
-  for (const Json* d : runs) {
-    if (d->value("unprotected", false) || str(*d, "hash") == "unprotected") continue;
-    if (std::isnan(rate(*d))) continue;
-    if (!pick || rate(*d) < rate(*pick) ||
-        (rate(*d) == rate(*pick) && num(*d, "ops_per_sec") > num(*pick, "ops_per_sec")))
-      pick = d;
+  auto unsafe = [](const Json& d) { return d.value("unprotected", false) || str(d, "hash") == "unprotected"; };
+  std::vector<const Json*> safest;
+  for (const Json& m : merged) {
+    if (unsafe(m) || std::isnan(rate(m))) continue;
+    if (!safest.empty() && rate(m) > rate(*safest.front())) continue;
+    if (!safest.empty() && rate(m) < rate(*safest.front())) safest.clear();
+    safest.push_back(&m);
   }
-  if (!pick) return "safest fast hash scheme: no protected scheme among the stress inputs";
-  std::string line = "safest fast hash scheme: " + str(*pick, "hash") + " (" +
-                     svg::table_number(1e8 * rate(*pick), 3) + " corrupt accepted per 1e8 ops, " +
-                     svg::short_number(num(*pick, "ops_per_sec")) + " ops/s";
-  for (const Json* u : runs)
-    if (str(*u, "hash") == "unprotected" && str(*u, "threads") == str(*pick, "threads"))
-      line += ", " + fixed(100.0 * num(*pick, "ops_per_sec") / num(*u, "ops_per_sec"), 0) +
-              "% of unprotected";
-  return line + ")";
+  if (safest.empty()) return "safest fast hash scheme: no protected scheme among the stress inputs";
+  std::set<std::string> thread_counts;
+  for (const Json* m : safest) thread_counts.insert(str(*m, "threads"));
+  auto label = [&](const Json& m) {
+    std::string s = str(m, "hash");
+    if (thread_counts.size() > 1) s.append("/").append(str(m, "threads")).append("t");
+    return s;
+  };
+  std::vector<Samples> samples;
+  for (const Json* m : safest)
+    samples.push_back({label(*m), m->value("ops_per_sec_samples", std::vector<double>{})});
+  const FastestVerdict v = fastest(samples);
+  const std::string errors = svg::table_number(1e8 * rate(*safest.front()), 3) +
+                             " corrupt accepted per 1e8 ops";
+  if (v.decided()) {
+    const Json& pick = *safest[v.ranking.front()];
+    std::string line = "safest fast hash scheme: " + label(pick) + " (" + errors + ", " +
+                       throughput_text(pick);
+    for (const Json& u : merged) {
+      if (!unsafe(u) || str(u, "threads") != str(pick, "threads")) continue;
+      line += ", " + fixed(100.0 * num(pick, "ops_per_sec") / num(u, "ops_per_sec"), 0) +
+              "% of unprotected's median";
+      // Not the price of protection alone when the buckets differ in width.
+      const std::string ours = str(pick, "bucket_slots"), theirs = str(u, "bucket_slots");
+      if (!ours.empty() && !theirs.empty() && ours != theirs)
+        line += " (" + ours + " entries per bucket to its " + theirs + ")";
+    }
+    return line + ")";
+  }
+  std::vector<std::string> names;
+  std::string figures;
+  for (std::size_t k = 0; k < v.contenders; ++k) {
+    const Json& m = *safest[v.ranking[k]];
+    names.push_back(label(m));
+    figures += "; " + label(m) + " " + throughput_text(m);
+  }
+  return "safest fast hash scheme: undecided between " + and_list(names) + " (" + errors +
+         figures + (v.too_few_samples ? "; too few rounds to tell them apart, " +
+                                            std::to_string(kMinSamples) + " needed"
+                                      : "; the spread covers the difference") + ")";
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // `xqlab stress` and `xqlab list`, run as a user would (exit status, output).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hashing/schemes.h"
@@ -42,6 +45,36 @@ TEST(HashCli, StressJsonReportsTheRequiredKeys) {
   EXPECT_EQ(j.at("probes").get<long long>() + j.at("stores").get<long long>(),
             j.at("ops").get<long long>())
       << r.out;
+}
+
+// Several schemes and rounds run interleaved (every scheme's round 1, then
+// every scheme's round 2), one JSON line per run; "all" names every scheme,
+// and in busy-mark mode every scheme that counts searchers.
+TEST(HashCli, RoundsInterleaveTheSchemes) {
+  const XqlabRun r = run_xqlab({"stress", "--hash", "xor,spinlock", "--rounds", "2", "--ops",
+                                "1000", "--entries", "64", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::vector<std::pair<std::string, int>> runs;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const json j = json::parse(line);
+    EXPECT_EQ(j.at("rounds"), 2) << line;
+    runs.emplace_back(j.at("hash").get<std::string>(), j.at("round").get<int>());
+  }
+  EXPECT_EQ(runs, (std::vector<std::pair<std::string, int>>{
+                      {"xor", 1}, {"spinlock", 1}, {"xor", 2}, {"spinlock", 2}}));
+  const XqlabRun all = run_xqlab({"stress", "--hash", "all", "--ops", "100", "--json"});
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(std::size_t(std::count(all.out.begin(), all.out.end(), '\n')), xq::kSchemeNames.size());
+  const XqlabRun marks =
+      run_xqlab({"stress", "--mode", "marks", "--hash", "all", "--ops", "100", "--json"});
+  ASSERT_EQ(marks.status, 0) << marks.err;
+  EXPECT_EQ(marks.out.find("perthread"), std::string::npos) << marks.out;
+  EXPECT_NE(marks.out.find("\"spinlock\""), std::string::npos) << marks.out;
+  const XqlabRun text = run_xqlab({"stress", "--hash", "xor,sandwich", "--rounds", "3", "--ops", "100"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("median ops/s"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("round             3 of 3"), std::string::npos) << text.out;
 }
 
 // The busy-mark mode writes exactly the keys other tools read; a locked
@@ -116,6 +149,8 @@ TEST(HashCli, StressRejectsBadInputWithOneLineAndStatus2) {
       {"stress", "--hash", "xor", "--threads", "257"},
       {"stress", "--hash", "xor", "--entries", "0"},
       {"stress", "--hash", "xor", "--seconds", "0"},
+      {"stress", "--hash", "xor", "--rounds", "0"},
+      {"stress", "--hash", "xor,nope"},
       {"stress", "--hash", "xor", "--seconds", "-1"},
       {"stress", "--hash", "xor", "--seconds", "x"},
       {"stress", "--threads", "2"},
