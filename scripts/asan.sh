@@ -7,7 +7,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build-asan}"
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" test
 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF >/dev/null
 # The unit label needs the test binaries and the xqlab binary (the CLI tests

@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
 # Installs the Debian packages xqlab needs when they are missing (Debian 12,
 # run as root or with sudo). Quiet and quick when everything is present.
+# Usage: scripts/deps.sh [main|test] (default: $XQLAB_DEPS_PROFILE, else main)
+#   main  what building xqlab and running the main job need
+#   test  also the optional programs the tests use (Fairy-Stockfish, Chromium,
+#         XBoard under Xvfb); each XQLAB_WITH_*=0 leaves one out
 set -euo pipefail
+profile="${1:-${XQLAB_DEPS_PROFILE:-main}}"
+case "$profile" in
+  main|test) ;;
+  *) echo "deps.sh: profile must be main or test, got '$profile'" >&2; exit 2 ;;
+esac
+optional=0
+[ "$profile" = test ] && optional=1
 need=()
 for pkg in g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev \
            nlohmann-json3-dev libcli11-dev zlib1g-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # Optional: an independent Xiangqi engine used as a perft oracle and speed peer.
-if [ "${XQLAB_WITH_FAIRY:-1}" = 1 ] && ! dpkg -s fairy-stockfish >/dev/null 2>&1; then
+if [ "${XQLAB_WITH_FAIRY:-$optional}" = 1 ] && ! dpkg -s fairy-stockfish >/dev/null 2>&1; then
   need+=(fairy-stockfish)
 fi
 # Optional: headless Chromium for the report's browser test (skipped without it);
 # XQLAB_WITH_CHROMIUM=0 leaves it out.
-if [ "${XQLAB_WITH_CHROMIUM:-1}" = 1 ] && ! dpkg -s chromium >/dev/null 2>&1; then
+if [ "${XQLAB_WITH_CHROMIUM:-$optional}" = 1 ] && ! dpkg -s chromium >/dev/null 2>&1; then
   need+=(chromium)
 fi
 # Optional: a real GUI, headless, for the engine-protocol match test
 # (tests/engine/xboard_match_slow_test.cpp; it skips without them).
-if [ "${XQLAB_WITH_XBOARD:-1}" = 1 ]; then
+if [ "${XQLAB_WITH_XBOARD:-$optional}" = 1 ]; then
   for pkg in xboard xvfb xauth; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
   done

@@ -4,6 +4,9 @@
 # XQLAB_TEST_LABELS overrides the labels (a ctest -L regex), e.g. "unit".
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/build.sh" "$root/build"
+XQLAB_DEPS_PROFILE=test "$root/scripts/build.sh" "$root/build"
 labels="${XQLAB_TEST_LABELS:-unit|slow|stress}"
-ctest --test-dir "$root/build" -L "$labels" --output-on-failure -j1 --timeout 900
+# As many at a time as there are cores: no test asserts a speed (benchmarks
+# do), and the suites that run more threads than cores were written for a
+# loaded machine.
+ctest --test-dir "$root/build" -L "$labels" --output-on-failure -j"$(nproc)" --timeout 900

@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build-tsan}"
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" test
 need=()
 for pkg in clang-14 libomp-14-dev libclang-rt-14-dev; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
