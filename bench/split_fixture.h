@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "search/hooks.h"
 #include "search/movepick.h"

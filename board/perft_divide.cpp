@@ -1,4 +1,4 @@
-#include "lab/perft.h"
+#include "board/perft_divide.h"
 
 #include <chrono>
 

@@ -1,7 +1,7 @@
 // xqlab ablation: nodes and time to depth per search configuration over a
 // position suite, in the shape of the seed thesis's Tables 4.1 (nodes) and
 // 4.2 (time). The configurations and the choices behind them are in
-// lab/ablation.h.
+// lab/timing/ablation.h.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -11,9 +11,9 @@
 #include "cli/invocation.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/ablation.h"
-#include "lab/meta.h"
-#include "lab/progress.h"
+#include "lab/timing/ablation.h"
+#include "lab/common/meta.h"
+#include "lab/common/progress.h"
 
 namespace xq::cli {
 namespace {

@@ -1,5 +1,5 @@
 // xqlab lab: the laboratory's main job. Compares parallel backends and hash
-// schemes by time to depth on a position suite (lab/runner.h, lab/summary.h
+// schemes by time to depth on a position suite (lab/timing/runner.h, lab/timing/summary.h
 // have the definitions). With no arguments: every registered backend, the xor
 // scheme, 1 and 2 threads, the opening suite, at a depth chosen so the whole
 // run ends in about ten minutes on two cores.
@@ -13,11 +13,11 @@
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/meta.h"
-#include "lab/positions.h"
-#include "lab/progress.h"
-#include "lab/runner.h"
-#include "lab/summary.h"
+#include "lab/common/meta.h"
+#include "lab/timing/positions.h"
+#include "lab/common/progress.h"
+#include "lab/timing/runner.h"
+#include "lab/timing/summary.h"
 
 namespace xq::cli {
 namespace {
@@ -50,7 +50,7 @@ void print_settings(std::FILE* head, const lab::LabSettings& s, std::size_t posi
 }
 
 // One document: {"meta", the summary's keys, "results"}, every result with
-// its per-position figures (lab/positions.h).
+// its per-position figures (lab/timing/positions.h).
 Json lab_document(const lab::LabSettings& s, const std::vector<lab::SuiteEntry>& suite,
                   const std::vector<lab::LabRun>& runs,
                   const std::vector<lab::LabSummary>& rows) {

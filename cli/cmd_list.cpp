@@ -1,11 +1,11 @@
-// xqlab list: names what the laboratory can run (lab/catalog.h): hash
+// xqlab list: names what the laboratory can run (parallel/catalog.h): hash
 // schemes, backends, the valid pairs and the backend parameters.
 #include <cstdio>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "lab/catalog.h"
+#include "parallel/catalog.h"
 
 namespace xq::cli {
 namespace {

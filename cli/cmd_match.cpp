@@ -1,6 +1,6 @@
 // xqlab match: games between engine configurations (in-process xqlab
 // backends or external UCI engines) with pentanomial statistics and an
-// optional SPRT (lab/match.h). One progress line per game pair on stderr; a
+// optional SPRT (lab/games/match.h). One progress line per game pair on stderr; a
 // summary on stdout (text, or one JSON object with --json); results appended
 // to --results game by game, so --resume continues an interrupted match.
 #include <cstdio>
@@ -13,8 +13,8 @@
 #include "cli/match_run.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/match.h"
-#include "lab/meta.h"
+#include "lab/games/match.h"
+#include "lab/common/meta.h"
 
 namespace xq::cli {
 namespace {

@@ -11,8 +11,8 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/perft.h"
-#include "lab/progress.h"
+#include "board/perft_divide.h"
+#include "lab/common/progress.h"
 
 namespace xq::cli {
 namespace {

@@ -2,7 +2,7 @@
 // time control. Runs the time-to-depth lab on the candidates (or reads its
 // JSON with --lab-json) and a round-robin SPRT match among them, then prints
 // the ranking with its evidence and says whether it is decided
-// (lab/recommend.h). The defaults finish in a few minutes on two cores.
+// (lab/games/recommend.h). The defaults finish in a few minutes on two cores.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -13,10 +13,10 @@
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/meta.h"
-#include "lab/recommend.h"
-#include "lab/runner.h"
-#include "lab/summary.h"
+#include "lab/common/meta.h"
+#include "lab/games/recommend.h"
+#include "lab/timing/runner.h"
+#include "lab/timing/summary.h"
 
 namespace xq::cli {
 namespace {

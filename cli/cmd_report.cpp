@@ -1,4 +1,4 @@
-// xqlab report: the HTML page of lab/report.h from the JSON the other
+// xqlab report: the HTML page of lab/report/report.h from the JSON the other
 // commands write. Without inputs it reads the usual names in --out
 // (lab.json, stress.json, ablation.json, match.json); any that is missing is
 // named on the page.
@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/usage_error.h"
-#include "lab/report.h"
+#include "lab/report/report.h"
 
 namespace xq::cli {
 namespace {

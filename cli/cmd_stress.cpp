@@ -16,8 +16,8 @@
 #include "hashing/replacement.h"
 #include "hashing/schemes.h"
 #include "hashing/stress.h"
-#include "lab/meta.h"
-#include "lab/progress.h"
+#include "lab/common/meta.h"
+#include "lab/common/progress.h"
 
 namespace xq::cli {
 namespace {

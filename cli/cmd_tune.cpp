@@ -1,5 +1,5 @@
 // xqlab tune: searches a backend's split parameters on a suite at a thread
-// count (lab/tune.h has the method and the statistics), prints every
+// count (lab/timing/tune.h has the method and the statistics), prints every
 // candidate against the default with its confidence, and with --save writes
 // the chosen setting as a file every backend command reads with --params.
 #include <algorithm>
@@ -14,9 +14,9 @@
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/meta.h"
-#include "lab/suite.h"
-#include "lab/tune.h"
+#include "lab/common/meta.h"
+#include "lab/common/suite.h"
+#include "lab/timing/tune.h"
 #include "parallel/params.h"
 
 namespace xq::cli {

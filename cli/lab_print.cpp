@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "cli/options.h"
-#include "lab/json.h"
+#include "lab/records/json.h"
 #include "parallel/params.h"
 
 namespace xq::cli {
@@ -21,7 +21,7 @@ std::string percent(bool known, double share) {
 }
 
 // Where the threads' time went and what the speedup lost to what
-// (lab/summary.h states the decomposition), with the CPU each configuration
+// (lab/timing/summary.h states the decomposition), with the CPU each configuration
 // really got.
 void print_time_shares(const std::vector<lab::LabSummary>& rows) {
   std::printf("\nthread time (summed over threads and runs; '-': not measured by the backend);"
@@ -48,7 +48,7 @@ void print_time_shares(const std::vector<lab::LabSummary>& rows) {
 }
 
 // The paired per-run speedups, and for the backends that coordinate through
-// the table, what their busy marks did (lab/summary.h defines both).
+// the table, what their busy marks did (lab/timing/summary.h defines both).
 void print_runs_and_marks(const std::vector<lab::LabSummary>& rows) {
   bool marks = false;
   for (const lab::LabSummary& r : rows) marks = marks || r.coordinates();

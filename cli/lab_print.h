@@ -1,12 +1,12 @@
-// The lab's report as text and JSON (figures from lab/summary.h).
+// The lab's report as text and JSON (figures from lab/timing/summary.h).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "lab/json.h"
-#include "lab/summary.h"
+#include "lab/records/json.h"
+#include "lab/timing/summary.h"
 
 namespace xq::cli {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "lab/match.h"
+#include "lab/games/match.h"
 
 namespace xq::cli {
 

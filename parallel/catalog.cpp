@@ -1,4 +1,4 @@
-#include "lab/catalog.h"
+#include "parallel/catalog.h"
 
 #include "hashing/schemes.h"
 #include "parallel/backend.h"

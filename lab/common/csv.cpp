@@ -1,4 +1,4 @@
-#include "lab/csv.h"
+#include "lab/common/csv.h"
 
 #include <fstream>
 #include <stdexcept>

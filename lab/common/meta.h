@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/json.h"
+#include "lab/records/json.h"
 
 namespace xq::lab {
 

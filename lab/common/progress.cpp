@@ -1,4 +1,4 @@
-#include "lab/progress.h"
+#include "lab/common/progress.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 
 #include <fstream>
 #include <stdexcept>
 
 #include "board/movegen.h"
-#include "lab/csv.h"
+#include "lab/common/csv.h"
 
 #ifndef XQLAB_DATA_DIR
 #define XQLAB_DATA_DIR "data"

@@ -1,4 +1,4 @@
-// Position suites: a CSV file (lab/csv.h) with a `fen` column and an optional
+// Position suites: a CSV file (lab/common/csv.h) with a `fen` column and an optional
 // `name` column; other columns are ignored.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "lab/game.h"
+#include "lab/games/game.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "board/movegen.h"
-#include "lab/match_stats.h"
+#include "lab/games/match_stats.h"
 
 namespace xq::lab {
 namespace {

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "board/position.h"
-#include "lab/player.h"
+#include "lab/games/player.h"
 
 namespace xq::lab {
 

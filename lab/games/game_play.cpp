@@ -1,7 +1,7 @@
-// play_game (lab/game.h): the move loop, the clocks, forfeits and adjudication.
+// play_game (lab/games/game.h): the move loop, the clocks, forfeits and adjudication.
 #include <cstdlib>
 
-#include "lab/game.h"
+#include "lab/games/game.h"
 
 namespace xq::lab {
 namespace {

@@ -1,4 +1,4 @@
-#include "lab/match.h"
+#include "lab/games/match.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "lab/player.h"
+#include "lab/games/player.h"
 
 namespace xq::lab {
 namespace {

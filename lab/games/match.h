@@ -17,15 +17,15 @@
 #include <string>
 #include <vector>
 
-#include "lab/game.h"
-#include "lab/json.h"
-#include "lab/match_stats.h"
-#include "lab/suite.h"
+#include "lab/games/game.h"
+#include "lab/records/json.h"
+#include "lab/games/match_stats.h"
+#include "lab/common/suite.h"
 
 namespace xq::lab {
 
 struct MatchConfig {
-  std::vector<std::string> engines;  // player specs (lab/player.h), two or more
+  std::vector<std::string> engines;  // player specs (lab/games/player.h), two or more
   TimeControl tc;
   Adjudication adjudication;
   std::vector<SuiteEntry> openings;

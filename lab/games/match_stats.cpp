@@ -1,4 +1,4 @@
-#include "lab/match_stats.h"
+#include "lab/games/match_stats.h"
 
 #include <cmath>
 #include <limits>

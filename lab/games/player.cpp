@@ -1,4 +1,4 @@
-#include "lab/player.h"
+#include "lab/games/player.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "engine/engine.h"
-#include "lab/process.h"
+#include "lab/games/process.h"
 
 namespace xq::lab {
 namespace {

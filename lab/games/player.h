@@ -1,6 +1,6 @@
 // The players of a match: an in-process xqlab engine (engine/engine.h) or an
 // external UCI engine run as a child process. A player only answers "your
-// move"; the game loop (lab/game.h) checks legality and the clock.
+// move"; the game loop (lab/games/game.h) checks legality and the clock.
 //
 // Specs:
 //   xqlab[:key=value,...]   keys: backend, hash (the scheme), threads,

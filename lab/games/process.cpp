@@ -1,4 +1,4 @@
-#include "lab/process.h"
+#include "lab/games/process.h"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,4 @@
-#include "lab/recommend.h"
+#include "lab/games/recommend.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // Which parallel backend to ship for a thread count and a time control: the
 // evidence of time to depth (speedup and search overhead from `xqlab lab`)
 // beside the evidence of games (a round-robin match among the candidates
-// with an SPRT per pairing, lab/match.h), ranked by match score.
+// with an SPRT per pairing, lab/games/match.h), ranked by match score.
 //
 // The recommendation is decided only when the leader's SPRT, read from the
 // leader's side, accepted "the leader is stronger" (H1) against every other
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "lab/json.h"
-#include "lab/match.h"
+#include "lab/records/json.h"
+#include "lab/games/match.h"
 
 namespace xq::lab {
 

@@ -1,11 +1,11 @@
-// An external UCI engine as a match player (lab/player.h).
+// An external UCI engine as a match player (lab/games/player.h).
 #include <memory>
 #include <sstream>
 #include <stdexcept>
 
 #include "board/types.h"
-#include "lab/player.h"
-#include "lab/process.h"
+#include "lab/games/player.h"
+#include "lab/games/process.h"
 
 namespace xq::lab {
 namespace {

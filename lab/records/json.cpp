@@ -1,4 +1,4 @@
-#include "lab/json.h"
+#include "lab/records/json.h"
 
 #include "parallel/params.h"
 

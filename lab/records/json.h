@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "hashing/stress.h"
-#include "lab/ablation.h"
-#include "lab/catalog.h"
-#include "lab/perft.h"
-#include "lab/summary.h"
+#include "lab/timing/ablation.h"
+#include "parallel/catalog.h"
+#include "board/perft_divide.h"
+#include "lab/timing/summary.h"
 #include "parallel/backend.h"
 #include "search/result.h"
 

@@ -1,4 +1,4 @@
-#include "lab/chart_frame.h"
+#include "lab/report/chart_frame.h"
 
 #include <algorithm>
 #include <cmath>

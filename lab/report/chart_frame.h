@@ -1,11 +1,11 @@
-// The frame every chart of lab/charts.h shares: plot area, axes with ticks,
+// The frame every chart of lab/report/charts.h shares: plot area, axes with ticks,
 // grid, axis titles and the legend to the right of the plot.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "lab/svg.h"
+#include "lab/report/svg.h"
 
 namespace xq::lab::chart {
 

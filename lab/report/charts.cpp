@@ -1,9 +1,9 @@
-#include "lab/charts.h"
+#include "lab/report/charts.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "lab/chart_frame.h"
+#include "lab/report/chart_frame.h"
 
 namespace xq::lab::chart {
 namespace {

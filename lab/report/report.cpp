@@ -1,4 +1,4 @@
-#include "lab/report.h"
+#include "lab/report/report.h"
 
 #include <cmath>
 #include <fstream>
@@ -6,8 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "lab/report_parts.h"
-#include "lab/svg.h"
+#include "lab/report/report_parts.h"
+#include "lab/report/svg.h"
 
 namespace xq::lab {
 namespace {

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <set>
 
-#include "lab/charts.h"
-#include "lab/report_parts.h"
-#include "lab/svg.h"
+#include "lab/report/charts.h"
+#include "lab/report/report_parts.h"
+#include "lab/report/svg.h"
 
 namespace xq::lab::report {
 namespace {

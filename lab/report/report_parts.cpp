@@ -1,8 +1,8 @@
-#include "lab/report_parts.h"
+#include "lab/report/report_parts.h"
 
 #include <cmath>
 
-#include "lab/svg.h"
+#include "lab/report/svg.h"
 
 namespace xq::lab::report {
 

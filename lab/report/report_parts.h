@@ -1,10 +1,10 @@
-// The pieces the report's sections share (lab/report.h is the interface).
+// The pieces the report's sections share (lab/report/report.h is the interface).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "lab/json.h"
+#include "lab/records/json.h"
 
 namespace xq::lab::report {
 

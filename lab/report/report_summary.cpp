@@ -1,10 +1,10 @@
-// The terminal summary of a report's inputs (lab/report.h).
+// The terminal summary of a report's inputs (lab/report/report.h).
 #include <cmath>
 #include <map>
 
-#include "lab/report.h"
-#include "lab/report_parts.h"
-#include "lab/svg.h"
+#include "lab/report/report.h"
+#include "lab/report/report_parts.h"
+#include "lab/report/svg.h"
 
 namespace xq::lab {
 namespace {

@@ -1,4 +1,4 @@
-#include "lab/svg.h"
+#include "lab/report/svg.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "lab/ablation.h"
+#include "lab/timing/ablation.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
 
-#include "lab/stats.h"
+#include "lab/common/stats.h"
 
 namespace xq::lab {
 namespace {

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "search/options.h"
 

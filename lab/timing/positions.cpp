@@ -1,8 +1,8 @@
-#include "lab/positions.h"
+#include "lab/timing/positions.h"
 
 #include <algorithm>
 
-#include "lab/stats.h"
+#include "lab/common/stats.h"
 
 namespace xq::lab {
 namespace {
@@ -41,7 +41,7 @@ Json position_json(std::size_t index, const SuiteEntry& e, const Cell& c, const 
 std::vector<Json> position_figures(const LabSettings& s, const std::vector<SuiteEntry>& suite,
                                    const std::vector<LabRun>& runs) {
   std::vector<std::vector<Cell>> cells(s.configs.size(), std::vector<Cell>(suite.size()));
-  // Runs arrive in run order (lab/runner.h), so each cell's vectors are too.
+  // Runs arrive in run order (lab/timing/runner.h), so each cell's vectors are too.
   for (const LabRun& r : runs) {
     Cell& c = cells[std::size_t(r.config)][std::size_t(r.position)];
     c.seconds.push_back(r.seconds);

@@ -14,8 +14,8 @@
 
 #include <vector>
 
-#include "lab/json.h"
-#include "lab/runner.h"
+#include "lab/records/json.h"
+#include "lab/timing/runner.h"
 
 namespace xq::lab {
 

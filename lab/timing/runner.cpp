@@ -1,4 +1,4 @@
-#include "lab/runner.h"
+#include "lab/timing/runner.h"
 
 #include <sys/resource.h>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "hashing/schemes.h"
-#include "lab/summary.h"
+#include "lab/timing/summary.h"
 #include "parallel/params.h"
 
 namespace xq::lab {

@@ -4,7 +4,7 @@
 // before any searches the next (in an order reversed at every other
 // position), so the times a ratio compares were taken seconds apart, not
 // minutes, on a machine whose speed may drift. A fresh backend and table for
-// every search. The report over the runs is in lab/summary.h.
+// every search. The report over the runs is in lab/timing/summary.h.
 #pragma once
 
 #include <cstddef>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "search/result.h"
 
@@ -59,7 +59,7 @@ struct LabRun {
   // CPU time the process got during the search (getrusage(RUSAGE_SELF):
   // user + system, every thread), and the 1-minute load average when it
   // started (-1: unknown). Against seconds x threads they tell whether the
-  // search had the cores it was given (lab/summary.h, contested()).
+  // search had the cores it was given (lab/timing/summary.h, contested()).
   double cpu_seconds = 0;
   double load_average = -1;
   SearchResult result;

@@ -1,9 +1,9 @@
-#include "lab/summary.h"
+#include "lab/timing/summary.h"
 
 #include <algorithm>
 #include <thread>
 
-#include "lab/stats.h"
+#include "lab/common/stats.h"
 
 namespace xq::lab {
 namespace {

@@ -1,4 +1,4 @@
-// The lab's report over the runs of lab/runner.h, in the shape of the seed
+// The lab's report over the runs of lab/timing/runner.h, in the shape of the seed
 // thesis's Tables 4.3 (time, speedup, efficiency) and 4.4 (nodes, search
 // overhead, TT hits). Definitions (DESIGN.md §5), all against the serial
 // backend at one thread with the same hash scheme:
@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/runner.h"
+#include "lab/timing/runner.h"
 
 namespace xq::lab {
 

@@ -1,4 +1,4 @@
-#include "lab/tune.h"
+#include "lab/timing/tune.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "lab/stats.h"
-#include "lab/summary.h"
+#include "lab/common/stats.h"
+#include "lab/timing/summary.h"
 #include "parallel/params.h"
 
 namespace xq::lab {

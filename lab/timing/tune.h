@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/runner.h"
+#include "lab/timing/runner.h"
 
 namespace xq::lab {
 

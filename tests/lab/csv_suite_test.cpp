@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "lab/csv.h"
-#include "lab/stats.h"
-#include "lab/suite.h"
+#include "lab/common/csv.h"
+#include "lab/common/stats.h"
+#include "lab/common/suite.h"
 
 namespace {
 

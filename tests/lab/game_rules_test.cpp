@@ -1,5 +1,5 @@
-// The project's game-end rules (lab/game.h) on hand-made positions.
-#include "lab/game.h"
+// The project's game-end rules (lab/games/game.h) on hand-made positions.
+#include "lab/games/game.h"
 
 #include <gtest/gtest.h>
 

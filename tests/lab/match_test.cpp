@@ -1,6 +1,6 @@
-// Players, forfeits and the match runner (lab/player.h, lab/game.h,
-// lab/match.h), with fake external engines written as shell scripts.
-#include "lab/match.h"
+// Players, forfeits and the match runner (lab/games/player.h, lab/games/game.h,
+// lab/games/match.h), with fake external engines written as shell scripts.
+#include "lab/games/match.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "lab/player.h"
+#include "lab/games/player.h"
 #include "tests/support/run_xqlab.h"
 
 namespace xq::lab {

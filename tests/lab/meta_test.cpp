@@ -1,4 +1,4 @@
-#include "lab/meta.h"
+#include "lab/common/meta.h"
 
 #include <gtest/gtest.h>
 

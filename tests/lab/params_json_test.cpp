@@ -1,5 +1,5 @@
 // Backend parameters by name (parallel/params.h), the JSON form of results
-// (lab/json.h), interruptible perft and the lab's configuration list.
+// (lab/records/json.h), interruptible perft and the lab's configuration list.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,9 +8,9 @@
 #include <stdexcept>
 
 #include "board/movegen.h"
-#include "lab/json.h"
-#include "lab/perft.h"
-#include "lab/runner.h"
+#include "lab/records/json.h"
+#include "board/perft_divide.h"
+#include "lab/timing/runner.h"
 #include "parallel/params.h"
 
 namespace {

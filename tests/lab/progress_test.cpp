@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "lab/progress.h"
+#include "lab/common/progress.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "lab/runner.h"
+#include "lab/timing/runner.h"
 
 namespace xq::lab {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "lab/summary.h"
+#include "lab/timing/summary.h"
 
 namespace xq::lab {
 namespace {

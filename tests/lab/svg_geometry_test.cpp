@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "lab/charts.h"
-#include "lab/svg.h"
+#include "lab/report/charts.h"
+#include "lab/report/svg.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "lab/tune.h"
+#include "lab/timing/tune.h"
 #include "parallel/params.h"
 
 namespace xq::lab {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "hashing/schemes.h"
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "search/options.h"
 #include "tests/parallel/lockstep.h"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/csv.h"
+#include "lab/common/csv.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
