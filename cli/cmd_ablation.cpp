@@ -11,9 +11,10 @@
 #include "cli/invocation.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/timing/ablation.h"
 #include "lab/common/meta.h"
 #include "lab/common/progress.h"
+#include "lab/records/json.h"
+#include "lab/timing/ablation.h"
 
 namespace xq::cli {
 namespace {

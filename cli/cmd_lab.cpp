@@ -14,8 +14,8 @@
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/common/meta.h"
-#include "lab/timing/positions.h"
 #include "lab/common/progress.h"
+#include "lab/timing/document.h"
 #include "lab/timing/runner.h"
 #include "lab/timing/summary.h"
 
@@ -47,19 +47,6 @@ void print_settings(std::FILE* head, const lab::LabSettings& s, std::size_t posi
   if (const std::string note = lab::oversubscription_note(s); !note.empty())
     std::fprintf(head, "%s\n", note.c_str());
   std::fflush(head);
-}
-
-// One document: {"meta", the summary's keys, "results"}, every result with
-// its per-position figures (lab/timing/positions.h).
-Json lab_document(const lab::LabSettings& s, const std::vector<lab::SuiteEntry>& suite,
-                  const std::vector<lab::LabRun>& runs,
-                  const std::vector<lab::LabSummary>& rows) {
-  Json doc{{"meta", lab::run_meta(invocation())}};
-  doc.update(lab_json(s, suite.size(), rows));
-  const std::vector<Json> positions = lab::position_figures(s, suite, runs);
-  for (std::size_t i = 0; i < positions.size(); ++i)
-    doc["results"][i]["positions"] = positions[i];
-  return doc;
 }
 
 void write_json_file(const std::string& path, const Json& doc) {
@@ -106,7 +93,7 @@ int run(const LabArgs& a) {
   progress.finish();
   const std::vector<lab::LabSummary> rows = lab::summarise(s, suite.size(), runs);
   if (a.json || !a.json_file.empty()) {
-    const Json doc = lab_document(s, suite, runs, rows);
+    const Json doc = lab::lab_document(lab::run_meta(invocation()), s, suite, runs, rows);
     if (!a.json_file.empty()) write_json_file(a.json_file, doc);
     if (a.json) print_json(doc);
   }

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "lab/records/json.h"
 #include "parallel/catalog.h"
 
 namespace xq::cli {

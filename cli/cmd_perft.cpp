@@ -8,11 +8,12 @@
 #include <optional>
 #include <unistd.h>
 
+#include "board/perft_divide.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "board/perft_divide.h"
 #include "lab/common/progress.h"
+#include "lab/records/json.h"
 
 namespace xq::cli {
 namespace {

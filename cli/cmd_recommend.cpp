@@ -15,6 +15,7 @@
 #include "cli/usage_error.h"
 #include "lab/common/meta.h"
 #include "lab/games/recommend.h"
+#include "lab/timing/document.h"
 #include "lab/timing/runner.h"
 #include "lab/timing/summary.h"
 
@@ -46,7 +47,8 @@ std::vector<lab::LabFigures> run_lab_for(const RecommendArgs& a, const std::vect
   cb.on_pass = [&](const lab::LabConfig& c, int, double seconds, double) {
     std::fprintf(stderr, "recommend: lab %-22s depth %d  %.2f s\n", c.label().c_str(), s.depth, seconds);
   };
-  return lab::lab_figures(lab::summarise(s, suite.size(), lab::run_lab(s, suite, cb)));
+  const auto rows = lab::summarise(s, suite.size(), lab::run_lab(s, suite, cb));
+  return lab::lab_figures(lab::lab_summary_json(s, suite.size(), rows));
 }
 
 int run(const RecommendArgs& a) {

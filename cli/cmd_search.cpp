@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "lab/records/json.h"
 #include "search/options.h"
 
 namespace xq::cli {

@@ -18,6 +18,7 @@
 #include "hashing/stress.h"
 #include "lab/common/meta.h"
 #include "lab/common/progress.h"
+#include "lab/records/json.h"
 
 namespace xq::cli {
 namespace {

@@ -3,10 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <thread>
 
 #include "cli/options.h"
-#include "lab/records/json.h"
 #include "parallel/params.h"
 
 namespace xq::cli {
@@ -108,22 +106,6 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
   print_runs_and_marks(rows);
   const std::string note = lab::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
-}
-
-Json lab_json(const lab::LabSettings& s, std::size_t positions,
-              const std::vector<lab::LabSummary>& rows) {
-  const std::string note = lab::oversubscription_note(s);
-  Json j{{"suite", s.suite_path},
-         {"positions", positions},
-         {"depth", s.depth},
-         {"runs", s.runs},
-         {"hash_mb", s.base.hash_mib},
-         {"cores", std::thread::hardware_concurrency()},
-         {"speedup_definition", "ratio of summed times, median over runs"},
-         {"note", note.empty() ? Json() : Json(note)},
-         {"params", lab::backend_json("", s.base)["params"]},
-         {"results", rows}};
-  return j;
 }
 
 lab::LabSettings lab_settings(const std::string& suite, int depth, int runs) {

@@ -1,11 +1,11 @@
-// The lab's report as text and JSON (figures from lab/timing/summary.h).
+// The lab's report as text (figures from lab/timing/summary.h; the JSON
+// document is lab/timing/document.h's).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "lab/records/json.h"
 #include "lab/timing/summary.h"
 
 namespace xq::cli {
@@ -18,9 +18,5 @@ lab::LabSettings lab_settings(const std::string& suite, int depth, int runs, std
 
 void print_lab_text(const lab::LabSettings& s, std::size_t positions,
                     const std::vector<lab::LabSummary>& rows);
-// The summary document (without "meta" and the per-position figures, which
-// the command adds).
-Json lab_json(const lab::LabSettings& s, std::size_t positions,
-              const std::vector<lab::LabSummary>& rows);
 
 }  // namespace xq::cli

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/records/json.h"
+#include "lab/common/json.h"
 
 namespace xq::lab {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "lab/games/game.h"
-#include "lab/records/json.h"
+#include "lab/common/json.h"
 #include "lab/games/match_stats.h"
 #include "lab/common/suite.h"
 

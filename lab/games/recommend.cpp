@@ -84,10 +84,9 @@ std::vector<LabFigures> read_lab_json(const std::string& path) {
   return out;
 }
 
-std::vector<LabFigures> lab_figures(const std::vector<LabSummary>& rows) {
+std::vector<LabFigures> lab_figures(const Json& lab_document) {
   std::vector<LabFigures> out;
-  for (const LabSummary& r : rows)
-    out.push_back({r.config.backend, r.config.hash, r.config.threads, r.speedup, r.overhead});
+  add_rows(lab_document, out);
   return out;
 }
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/records/json.h"
+#include "lab/common/json.h"
 #include "lab/games/match.h"
 
 namespace xq::lab {
@@ -29,7 +29,9 @@ struct LabFigures {
 // one per line). Throws std::invalid_argument naming the file when it cannot
 // be read or holds no results.
 std::vector<LabFigures> read_lab_json(const std::string& path);
-std::vector<LabFigures> lab_figures(const std::vector<LabSummary>& rows);
+// The figures of one lab document (lab/timing/document.h); none when it has
+// no "results".
+std::vector<LabFigures> lab_figures(const Json& lab_document);
 
 struct Versus {  // the candidate against one opponent, from its side
   std::string opponent;

@@ -101,79 +101,6 @@ void to_json(Json& j, const PerftResult& r) {
            {"divide", divide},     {"interrupted", r.interrupted}};
 }
 
-void to_json(Json& j, const LabSummary& r) {
-  j = Json{{"backend", r.config.backend},
-           {"hash", r.config.hash},
-           {"threads", r.config.threads},
-           {"seconds", r.seconds},
-           {"ms_per_position", r.ms_per_position},
-           {"speedup", r.speedup},
-           {"efficiency", r.efficiency},
-           {"nodes", r.nodes},
-           {"search_overhead", r.overhead},
-           {"nps", r.nps},
-           {"tt_hits", r.tt_hits},
-           {"tt_hit_rate", r.tt_hit_rate},
-           {"splits", r.splits},
-           {"joins", r.joins},
-           {"aborts", r.aborts},
-           {"bestmove_agreement", r.agreement},
-           {"speedup_min", r.spread_min},
-           {"speedup_median", r.spread_median},
-           {"speedup_max", r.spread_max}};
-  // Absent, not zero, when the backend does not account its threads' time.
-  if (r.timed) {
-    j["time"] = Json{
-        {"search", r.time_search}, {"idle", r.time_idle}, {"lock", r.time_lock}, {"copy", r.time_copy}};
-    j["wasted_nodes"] = r.wasted_nodes;
-  }
-  if (r.has_loss)
-    j["loss"] = Json{{"idle", r.loss_idle}, {"sync", r.loss_sync}, {"overhead", r.loss_overhead}};
-  j["paired_speedup"] = r.run_speedups.empty()
-                            ? Json()
-                            : Json{{"median", r.paired_median},
-                                   {"min", r.paired_min},
-                                   {"max", r.paired_max},
-                                   {"runs", r.run_speedups}};
-  j["coordination"] = Json{{"busy_answers", r.busy_answers},
-                           {"deferrals", r.deferrals},
-                           {"deferred_searches", r.deferred_searches},
-                           {"cutoff_reprobes", r.cutoff_reprobes},
-                           {"mark_underflows", r.mark_underflows},
-                           {"mark_leaks", r.mark_leaks}};
-  Json runs = Json::array();
-  for (const RunCpu& c : r.cpu_runs)
-    runs.push_back(Json{{"run", c.run},
-                        {"seconds", c.seconds},
-                        {"cpu_seconds", c.cpu_seconds},
-                        {"cpu_share", c.cpu_share},
-                        {"load_average", c.load_average < 0 ? Json() : Json(c.load_average)},
-                        {"contested", c.contested}});
-  j["runs"] = runs;
-  j["cpu_share"] = r.cpu_share;
-  j["contested"] = r.contested;
-}
-
-void to_json(Json& j, const AblationCell& c) {
-  j = Json{{"depth", c.depth}, {"complete", c.complete()}};
-  if (!c.complete()) return;
-  j.update(Json{{"positions", c.positions},
-                {"avg_nodes", c.avg_nodes()},
-                {"avg_qnodes", c.avg_qnodes()},
-                {"avg_ms", c.avg_ms()},
-                {"nps", c.nps()},
-                {"node_reduction", c.node_reduction}});
-}
-
-void to_json(Json& j, const AblationRow& r) {
-  j = Json{{"config", r.config->name},
-           {"label", r.config->label},
-           {"algorithm", algorithm_name(r.config->algorithm)},
-           {"features", r.config->features.to_string()},
-           {"incomplete_searches", r.incomplete},
-           {"depths", r.cells}};
-}
-
 void to_json(Json& j, const Catalog& c) {
   j = Json::object();
   for (const CatalogSection& s : c.sections) {
@@ -192,10 +119,6 @@ void to_json(Json& j, const Catalog& c) {
                           {"backends", p.backends},
                           {"summary", p.summary}});
   j["params"] = params;
-}
-
-std::string dump_line(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 }  // namespace xq::lab

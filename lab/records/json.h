@@ -1,24 +1,20 @@
-// The JSON form of every result the laboratory reports (nlohmann::json, keys
-// in insertion order): one to_json per result type, found by argument-
-// dependent lookup, so `Json j = result;` works for each. Every command's
-// --json output is built from these.
+// The JSON form of the library's results (search, hash stress, perft, a
+// backend's configuration, the catalog of what can run): one to_json per
+// type, found by argument-dependent lookup, so `Json j = result;` works for
+// each. The commands' --json output and the lab document are built from
+// these; the report never needs them (it reads the documents).
 #pragma once
 
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
-#include "hashing/stress.h"
-#include "lab/timing/ablation.h"
-#include "parallel/catalog.h"
 #include "board/perft_divide.h"
-#include "lab/timing/summary.h"
+#include "hashing/stress.h"
+#include "lab/common/json.h"
 #include "parallel/backend.h"
+#include "parallel/catalog.h"
 #include "search/result.h"
 
 namespace xq {
-
-using Json = nlohmann::ordered_json;
 
 void to_json(Json& j, const SearchStats& s);
 // The result with its statistics flattened in. A search that completed no
@@ -38,12 +34,6 @@ bool no_iteration_completed(const SearchResult& r);
 Json backend_json(std::string_view backend, const BackendConfig& c);
 
 void to_json(Json& j, const PerftResult& r);
-void to_json(Json& j, const LabSummary& r);
-void to_json(Json& j, const AblationCell& c);
-void to_json(Json& j, const AblationRow& r);
 void to_json(Json& j, const Catalog& c);
-
-// One line of text; invalid UTF-8 is replaced rather than thrown on.
-std::string dump_line(const Json& j);
 
 }  // namespace xq::lab

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/records/json.h"
+#include "lab/common/json.h"
 
 namespace xq::lab::report {
 

@@ -173,4 +173,24 @@ std::vector<AblationRow> run_ablation(const std::vector<SuiteEntry>& suite,
   return rows;
 }
 
+void to_json(Json& j, const AblationCell& c) {
+  j = Json{{"depth", c.depth}, {"complete", c.complete()}};
+  if (!c.complete()) return;
+  j.update(Json{{"positions", c.positions},
+                {"avg_nodes", c.avg_nodes()},
+                {"avg_qnodes", c.avg_qnodes()},
+                {"avg_ms", c.avg_ms()},
+                {"nps", c.nps()},
+                {"node_reduction", c.node_reduction}});
+}
+
+void to_json(Json& j, const AblationRow& r) {
+  j = Json{{"config", r.config->name},
+           {"label", r.config->label},
+           {"algorithm", algorithm_name(r.config->algorithm)},
+           {"features", r.config->features.to_string()},
+           {"incomplete_searches", r.incomplete},
+           {"depths", r.cells}};
+}
+
 }  // namespace xq::lab

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/common/json.h"
 #include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "search/options.h"
@@ -84,5 +85,11 @@ struct AblationSettings {
 std::vector<AblationRow> run_ablation(const std::vector<SuiteEntry>& suite,
                                       const std::vector<const AblationConfig*>& configs,
                                       const AblationSettings& settings);
+
+// {"depth", "complete", then when complete "positions", "avg_nodes",
+// "avg_qnodes", "avg_ms", "nps", "node_reduction"}.
+void to_json(Json& j, const AblationCell& c);
+// {"config", "label", "algorithm", "features", "incomplete_searches", "depths"}.
+void to_json(Json& j, const AblationRow& r);
 
 }  // namespace xq::lab

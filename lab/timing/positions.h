@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "lab/records/json.h"
+#include "lab/common/json.h"
 #include "lab/timing/runner.h"
 
 namespace xq::lab {
