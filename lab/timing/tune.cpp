@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -80,46 +79,6 @@ std::vector<std::vector<std::string>> tune_candidates(const std::vector<TuneAxis
   for (auto& c : partial)
     if (c != def) out.push_back(std::move(c));
   return out;
-}
-
-double PairedComparison::time_ratio() const { return std::exp(median_log_ratio); }
-
-double sign_test_p(int faster, int slower) {
-  const int n = faster + slower;
-  if (n == 0) return 1.0;
-  const int k = std::min(faster, slower);
-  // P(X <= k) for X ~ Binomial(n, 1/2), summed in logs to stay finite.
-  double tail = 0;
-  for (int i = 0; i <= k; ++i)
-    tail += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) -
-                     n * std::log(2.0));
-  return std::min(1.0, 2.0 * tail);
-}
-
-PairedComparison compare_paired(const std::vector<double>& d, int resamples, std::uint64_t seed) {
-  PairedComparison c;
-  c.positions = int(d.size());
-  if (d.empty()) return c;
-  c.median_log_ratio = median(d);
-  for (double x : d) {
-    c.faster += x < 0;
-    c.slower += x > 0;
-  }
-  c.sign_p = sign_test_p(c.faster, c.slower);
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::size_t> pick(0, d.size() - 1);
-  std::vector<double> medians, sample(d.size());
-  for (int r = 0; r < resamples; ++r) {
-    for (double& x : sample) x = d[pick(rng)];
-    medians.push_back(median(sample));
-  }
-  std::sort(medians.begin(), medians.end());
-  const auto at = [&](double q) {
-    return medians[std::min(medians.size() - 1, std::size_t(q * double(medians.size())))];
-  };
-  c.lo = at(0.025);
-  c.hi = at(0.975);
-  return c;
 }
 
 std::vector<double> paired_log_ratios(const std::vector<LabRun>& runs, int cand, int base,

@@ -1,7 +1,8 @@
 // `xqlab tune`: which values of a backend's split parameters reach a depth
-// fastest on a suite at a thread count. Every candidate setting runs as a
-// configuration of the lab runner (interleaved runs, fresh tables), and each
-// is compared with the current default by paired per-position time ratios:
+// fastest on a suite at a thread count (the statistics: lab/common/stats.h).
+// Every candidate setting runs as a configuration of the lab runner
+// (interleaved runs, fresh tables), and each is compared with the current
+// default by paired per-position time ratios:
 //  * for position p, d_p = mean over runs r of log(T_cand(p, r) / T_def(p, r))
 //    (same run: the runs are interleaved, so a slow spell of the machine hits
 //    both sides of a pair);
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/common/stats.h"
 #include "lab/timing/runner.h"
 
 namespace xq::lab {
@@ -40,24 +42,6 @@ std::vector<TuneAxis> default_space(const std::string& backend, const BackendCon
 // (the values `base` holds) first, each combination once.
 std::vector<std::vector<std::string>> tune_candidates(const std::vector<TuneAxis>& space,
                                                       const BackendConfig& base);
-
-struct PairedComparison {
-  int positions = 0;
-  double median_log_ratio = 0;  // < 0: the candidate is faster
-  double lo = 0, hi = 0;        // 95% bootstrap interval of the median
-  int faster = 0, slower = 0;   // positions with d_p < 0, > 0
-  double sign_p = 1;            // two-sided sign test
-  double time_ratio() const;    // exp(median): candidate time / default time
-  bool better() const { return positions > 0 && hi < 0; }
-  bool worse() const { return positions > 0 && lo > 0; }
-};
-
-// Two-sided exact sign test (ties dropped before).
-double sign_test_p(int faster, int slower);
-// The comparison of per-position log ratios d_p (see above); the bootstrap
-// is seeded, so equal input gives equal output.
-PairedComparison compare_paired(const std::vector<double>& log_ratios, int resamples = 2000,
-                                std::uint64_t seed = 0x5eed);
 
 // d_p per position of configuration `cand` against `base` (means over runs
 // of log time ratios; pairs with a zero time are skipped).
