@@ -4,7 +4,7 @@
 
 #include "board/movegen.h"
 
-namespace xq::lab {
+namespace xq {
 namespace {
 
 // Below this many plies a subtree is small enough (a few million nodes) to
@@ -51,4 +51,4 @@ PerftResult perft_divide(Position pos, int depth, const std::atomic<bool>& stop,
   return r;
 }
 
-}  // namespace xq::lab
+}  // namespace xq

@@ -11,7 +11,7 @@
 
 #include "board/position.h"
 
-namespace xq::lab {
+namespace xq {
 
 struct PerftResult {
   std::string fen;
@@ -30,4 +30,4 @@ struct PerftResult {
 PerftResult perft_divide(Position pos, int depth, const std::atomic<bool>& stop,
                          const std::function<void(const PerftResult&)>& on_root_move);
 
-}  // namespace xq::lab
+}  // namespace xq

@@ -41,10 +41,10 @@ int run(const PerftArgs& a) {
   // Off a terminal the root-move lines are the progress; on one, an updating
   // line on stderr adds the time left.
   const bool bar = progress && !a.quiet && isatty(fileno(stderr));
-  std::optional<lab::Progress> line;
-  auto on_move = [&](const lab::PerftResult& r) {
+  std::optional<lab::common::Progress> line;
+  auto on_move = [&](const PerftResult& r) {
     if (!progress) return;
-    if (bar && !line) line.emplace("perft", r.root_moves, lab::Progress::Mode::terminal, stderr);
+    if (bar && !line) line.emplace("perft", r.root_moves, lab::common::Progress::Mode::terminal, stderr);
     const auto& [m, n] = r.divide.back();
     if (line) line->clear();
     std::fprintf(out, "%s: %llu\n", move_name(m).c_str(), static_cast<unsigned long long>(n));
@@ -53,7 +53,7 @@ int run(const PerftArgs& a) {
   };
   g_interrupted.store(false);
   const auto previous = std::signal(SIGINT, on_sigint);
-  const lab::PerftResult r = lab::perft_divide(pos, a.depth, g_interrupted, on_move);
+  const PerftResult r = perft_divide(pos, a.depth, g_interrupted, on_move);
   // An interrupted count keeps the flag-only handler until the process ends:
   // a second SIGINT (timeout(1) forwards one to the child and another to its
   // process group; a user presses Ctrl-C twice) must not kill the process

@@ -27,18 +27,18 @@ int run(const ReportArgs& a) {
   if (paths.empty())
     for (const char* name : {"lab.json", "stress.json", "ablation.json", "match.json"})
       paths.push_back((fs::path(a.out) / name).string());
-  const std::vector<lab::ReportInput> inputs = lab::read_report_inputs(paths);
+  const std::vector<lab::report::ReportInput> inputs = lab::report::read_report_inputs(paths);
   std::error_code ec;
   fs::create_directories(a.out, ec);
   const std::string page = (fs::path(a.out) / "report.html").string();
   std::ofstream f(page, std::ios::binary);
-  f << lab::report_html(inputs);
+  f << lab::report::report_html(inputs);
   if (!f.flush()) throw UsageError("cannot write '" + page + "'");
-  for (const lab::ReportInput& in : inputs)
+  for (const lab::report::ReportInput& in : inputs)
     if (!in.found && !a.inputs.empty())
       std::fprintf(stderr, "report: input '%s' not found (named on the page)\n", in.path.c_str());
   if (a.summary)
-    for (const std::string& line : lab::report_summary(inputs)) std::printf("%s\n", line.c_str());
+    for (const std::string& line : lab::report::report_summary(inputs)) std::printf("%s\n", line.c_str());
   std::printf("report: %s\n", page.c_str());
   return 0;
 }

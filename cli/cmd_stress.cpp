@@ -33,12 +33,12 @@ struct StressArgs {
 // against the time limit while it lasts.
 template <class Work>
 StressResult with_progress(const StressArgs& a, Work work) {
-  lab::Progress progress("stress", 1, a.quiet);
+  lab::common::Progress progress("stress", 1, a.quiet);
   const std::string what = a.scheme + ", " + std::to_string(a.config.threads) + " threads, " +
-                           "limit " + lab::duration_text(a.config.seconds);
+                           "limit " + lab::common::duration_text(a.config.seconds);
   std::atomic<bool> running{true};
   std::thread ticker;
-  if (progress.mode() == lab::Progress::Mode::terminal)
+  if (progress.mode() == lab::common::Progress::Mode::terminal)
     ticker = std::thread([&] {
       while (running.load(std::memory_order_acquire)) {
         progress.working(what);
@@ -88,7 +88,7 @@ int run_marks(const StressArgs& a) {
     print_marks_text(a.scheme, a.config, r);
     return 0;
   }
-  print_json(Json{{"meta", lab::run_meta(invocation())},
+  print_json(Json{{"meta", lab::common::run_meta(invocation())},
                   {"mode", "marks"},
                   {"hash", a.scheme},
                   {"threads", a.config.threads},
@@ -114,7 +114,7 @@ int run(StressArgs& a) {
     print_text(a.scheme, a.config, r);
     return 0;
   }
-  Json j{{"meta", lab::run_meta(invocation())},
+  Json j{{"meta", lab::common::run_meta(invocation())},
          {"mode", "entries"},
          {"hash", a.scheme},
          {"unprotected", is_unprotected_scheme(a.scheme)},

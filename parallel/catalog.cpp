@@ -4,7 +4,7 @@
 #include "parallel/backend.h"
 #include "parallel/params.h"
 
-namespace xq::lab {
+namespace xq {
 
 Catalog catalog() {
   Catalog c;
@@ -34,4 +34,4 @@ Catalog catalog() {
   return c;
 }
 
-}  // namespace xq::lab
+}  // namespace xq

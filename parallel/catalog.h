@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-namespace xq::lab {
+namespace xq {
 
 struct CatalogItem {
   std::string name;
@@ -33,4 +33,4 @@ struct Catalog {
 
 Catalog catalog();
 
-}  // namespace xq::lab
+}  // namespace xq

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace xq::lab {
+namespace xq::lab::common {
 namespace {
 
 std::string trim(std::string s) {
@@ -79,4 +79,4 @@ CsvTable read_csv(const std::string& path) {
   return t;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

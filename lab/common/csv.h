@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 struct CsvTable {
   std::string path;
@@ -32,4 +32,4 @@ std::vector<std::string> split_csv_line(std::string_view line);
 // has more fields than the header.
 CsvTable read_csv(const std::string& path);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -16,9 +16,9 @@ using Json = nlohmann::ordered_json;
 
 }  // namespace xq
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 // One line of text; invalid UTF-8 is replaced rather than thrown on.
 std::string dump_line(const Json& j);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -8,7 +8,7 @@
 
 #include "xqlab_version.h"
 
-namespace xq::lab {
+namespace xq::lab::common {
 namespace {
 
 std::string cpu_model() {
@@ -77,4 +77,4 @@ void to_json(Json& j, const RunMeta& m) {
            {"load_average", m.load_average >= 0 ? Json(m.load_average) : Json()}};
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -8,7 +8,7 @@
 
 #include "lab/common/json.h"
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 struct RunMeta {
   std::string command;   // the command line, arguments quoted where needed
@@ -29,4 +29,4 @@ std::string command_line(const std::vector<std::string>& args);
 
 void to_json(Json& j, const RunMeta& m);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

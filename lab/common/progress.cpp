@@ -4,7 +4,7 @@
 #include <cmath>
 #include <unistd.h>
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 double eta_seconds(std::size_t done, std::size_t total, double elapsed) {
   if (done == 0 || elapsed < 0) return -1;
@@ -83,4 +83,4 @@ void Progress::finish() {
   drawn_ = false;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

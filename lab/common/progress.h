@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 // Seconds left when `done` of `total` equal units took `elapsed` seconds;
 // negative when nothing is done yet (no estimate).
@@ -62,4 +62,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -6,7 +6,7 @@
 #include <random>
 #include <stdexcept>
 
-namespace xq::lab {
+namespace xq::lab::common {
 namespace {
 
 constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
@@ -227,4 +227,4 @@ std::string decision_name(SprtDecision d) {
   return d == SprtDecision::Continue ? "continue" : d == SprtDecision::AcceptH0 ? "H0" : "H1";
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 // ---- Summaries of measurements
 
@@ -102,4 +102,4 @@ enum class SprtDecision : std::uint8_t { Continue, AcceptH0, AcceptH1 };
 SprtDecision sprt_decision(const SprtParams& p, double llr_value);
 std::string decision_name(SprtDecision d);  // "continue", "H0", "H1"
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -10,7 +10,7 @@
 #define XQLAB_DATA_DIR "data"
 #endif
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 std::vector<SuiteEntry> load_suite(const std::string& path) {
   const CsvTable t = read_csv(path);
@@ -40,4 +40,4 @@ std::string data_dir() {
 
 std::string default_suite_path() { return data_dir() + "/openings.csv"; }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

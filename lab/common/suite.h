@@ -7,7 +7,7 @@
 
 #include "board/position.h"
 
-namespace xq::lab {
+namespace xq::lab::common {
 
 struct SuiteEntry {
   std::string name;  // the `name` field, or "line N" without one
@@ -24,4 +24,4 @@ std::string data_dir();
 // data/openings.csv: the default suite of lab and ablation.
 std::string default_suite_path();
 
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -8,7 +8,7 @@
 #include "board/movegen.h"
 #include "lab/games/match_stats.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -159,4 +159,4 @@ DrawRule parse_draw(const std::vector<std::string>& words) {
   return r;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

@@ -26,7 +26,7 @@
 #include "board/position.h"
 #include "lab/games/player.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 constexpr int kNoCaptureLimit = 120;
 
@@ -119,4 +119,4 @@ struct GameRecord {
 GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
                      const Position& opening, const TimeControl& tc, const Adjudication& adj);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

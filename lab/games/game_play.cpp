@@ -3,7 +3,7 @@
 
 #include "lab/games/game.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -91,4 +91,4 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
   return rec;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

@@ -9,12 +9,12 @@
 
 #include "lab/games/player.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 Json header_json(const MatchConfig& c) {
   Json fens = Json::array();
-  for (const SuiteEntry& e : c.openings) fens.push_back(e.pos.fen());
+  for (const common::SuiteEntry& e : c.openings) fens.push_back(e.pos.fen());
   return Json{{"engines", c.engines}, {"tc", c.tc.text()}, {"openings", fens}};
 }
 
@@ -26,7 +26,7 @@ GameScore score_for(GameResult r, bool red) {
 void append_line(const std::string& path, const Json& j) {
   if (path.empty()) return;
   std::ofstream out(path, std::ios::app);
-  out << dump_line(j) << '\n';
+  out << common::dump_line(j) << '\n';
   out.flush();
   if (!out) throw std::runtime_error("cannot write the results file '" + path + "'");
 }
@@ -107,27 +107,27 @@ std::string progress_line(const MatchResult& m, const PairingResult& p, const Ma
                   ", +" + std::to_string(w.wins) + " =" + std::to_string(w.draws) + " -" +
                   std::to_string(w.losses);
   if (p.forfeits > 0) s += " (" + std::to_string(p.forfeits) + " by forfeit)";
-  if (const auto e = elo_estimate(penta_of(p.scores)))
+  if (const auto e = common::elo_estimate(penta_of(p.scores)))
     s += ", Elo " + fmt("%.1f", e->elo) + " [" + fmt("%.1f", e->lower) + ", " + fmt("%.1f", e->upper) + "]";
   if (c.sprt && !p.llr_by_games.empty())
     s += ", LLR " + fmt("%.2f", p.llr_by_games.back().second) + " [" +
-         fmt("%.2f", sprt_lower_bound(*c.sprt)) + ", " + fmt("%.2f", sprt_upper_bound(*c.sprt)) + "]";
+         fmt("%.2f", common::sprt_lower_bound(*c.sprt)) + ", " + fmt("%.2f", common::sprt_upper_bound(*c.sprt)) + "]";
   return s;
 }
 
 // After a complete pair: the LLR and the decision.
 void update_sprt(const MatchConfig& c, PairingResult& p) {
   if (!c.sprt || p.scores.size() % 2 != 0 || p.scores.empty()) return;
-  const double v = llr(*c.sprt, penta_of(p.scores));
+  const double v = common::llr(*c.sprt, penta_of(p.scores));
   p.llr_by_games.emplace_back(int(p.scores.size()), v);
-  p.decision = sprt_decision(*c.sprt, v);
+  p.decision = common::sprt_decision(*c.sprt, v);
 }
 
 void check_config(const MatchConfig& c) {
   if (c.engines.size() < 2) throw std::invalid_argument("a match needs at least two engines");
   if (c.openings.empty()) throw std::invalid_argument("the opening suite is empty");
   if (c.games < 1) throw std::invalid_argument("--games must be at least 1");
-  if (c.sprt) validate(*c.sprt);
+  if (c.sprt) common::validate(*c.sprt);
   if (c.resume && c.results_path.empty()) throw std::invalid_argument("--resume needs --results FILE");
 }
 
@@ -168,13 +168,13 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
       PairingResult& p = m.pairings[pi];
       for (int half = 0; half < 2; ++half) {
         const int i = int(p.scores.size());
-        if (i >= games || p.decision != SprtDecision::Continue) break;
+        if (i >= games || p.decision != common::SprtDecision::Continue) break;
         if (stop && stop->load(std::memory_order_relaxed)) {
           m.interrupted = true;
           return m;
         }
         const bool a_red = i % 2 == 0;
-        const SuiteEntry& o = c.openings[std::size_t(i / 2) % c.openings.size()];
+        const common::SuiteEntry& o = c.openings[std::size_t(i / 2) % c.openings.size()];
         Player& red = *players[a_red ? p.a : p.b];
         Player& black = *players[a_red ? p.b : p.a];
         const GameRecord g = play_game(red, black, o.name, o.pos, c.tc, c.adjudication);
@@ -198,7 +198,7 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
         update_sprt(c, p);
         if (p.scores.size() % 2 == 0 && progress) progress(progress_line(m, p, c));
       }
-      if (int(p.scores.size()) < games && p.decision == SprtDecision::Continue) more = true;
+      if (int(p.scores.size()) < games && p.decision == common::SprtDecision::Continue) more = true;
     }
   }
   return m;
@@ -209,19 +209,19 @@ Json match_json(const MatchConfig& c, const MatchResult& m) {
   for (std::size_t i = 0; i < m.names.size(); ++i) engines.push_back({{"name", m.names[i]}, {"spec", m.specs[i]}});
   for (const PairingResult& p : m.pairings) {
     const Wdl w = wdl_of(p.scores);
-    const Penta pen = penta_of(p.scores);
-    const auto e = elo_estimate(pen);
+    const common::Penta pen = penta_of(p.scores);
+    const auto e = common::elo_estimate(pen);
     Json j{{"a", m.names[p.a]}, {"b", m.names[p.b]}, {"wins", w.wins}, {"draws", w.draws},
            {"losses", w.losses}, {"penta", pen}};
     j["elo"] = e ? Json(e->elo) : Json(nullptr);
     j["elo_ci"] = e ? Json::array({e->lower, e->upper}) : Json(nullptr);
     j["los"] = e ? Json(e->los) : Json(nullptr);
     if (c.sprt) {
-      const double v = llr(*c.sprt, pen);
-      j["sprt"] = {{"model", sprt_model_name(c.sprt->model)}, {"elo0", c.sprt->elo0},
+      const double v = common::llr(*c.sprt, pen);
+      j["sprt"] = {{"model", common::sprt_model_name(c.sprt->model)}, {"elo0", c.sprt->elo0},
                    {"elo1", c.sprt->elo1}, {"alpha", c.sprt->alpha}, {"beta", c.sprt->beta},
-                   {"llr", v}, {"lower", sprt_lower_bound(*c.sprt)},
-                   {"upper", sprt_upper_bound(*c.sprt)}, {"decision", decision_name(p.decision)}};
+                   {"llr", v}, {"lower", common::sprt_lower_bound(*c.sprt)},
+                   {"upper", common::sprt_upper_bound(*c.sprt)}, {"decision", common::decision_name(p.decision)}};
     } else {
       j["sprt"] = nullptr;
     }
@@ -277,4 +277,4 @@ std::string pgn_of(const GameRecord& g, int round) {
   return s + line + "{" + g.reason + "} " + result_text(g.result) + "\n\n";
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

@@ -22,16 +22,16 @@
 #include "lab/games/match_stats.h"
 #include "lab/common/suite.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 struct MatchConfig {
   std::vector<std::string> engines;  // player specs (lab/games/player.h), two or more
   TimeControl tc;
   Adjudication adjudication;
-  std::vector<SuiteEntry> openings;
+  std::vector<common::SuiteEntry> openings;
   std::string openings_path;
   int games = 10;                    // per pairing; rounded up to an even number
-  std::optional<SprtParams> sprt;
+  std::optional<common::SprtParams> sprt;
   std::string results_path;          // "" = no results file
   bool resume = false;
   std::string pgn_path;              // "" = no PGN
@@ -50,7 +50,7 @@ struct PairingResult {
   std::size_t a = 0, b = 1;              // engine indices
   std::vector<GameScore> scores;         // engine a's view, in game order
   std::vector<std::pair<int, double>> llr_by_games;  // after each complete pair
-  SprtDecision decision = SprtDecision::Continue;
+  common::SprtDecision decision = common::SprtDecision::Continue;
   int forfeits = 0;  // games lost by a crash, hang, illegal move or time loss
   ClockUse clock[2];  // engine a, engine b
 };
@@ -77,4 +77,4 @@ Json match_json(const MatchConfig& config, const MatchResult& result);
 // reason as the Termination tag and a closing comment).
 std::string pgn_of(const GameRecord& g, int round);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

@@ -3,7 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 Wdl wdl_of(const std::vector<GameScore>& games) {
   Wdl r;
@@ -15,8 +15,8 @@ Wdl wdl_of(const std::vector<GameScore>& games) {
   return r;
 }
 
-Penta penta_of(const std::vector<GameScore>& games) {
-  Penta p{};
+common::Penta penta_of(const std::vector<GameScore>& games) {
+  common::Penta p{};
   for (std::size_t i = 0; i + 1 < games.size(); i += 2)
     ++p[std::size_t(games[i]) + std::size_t(games[i + 1])];
   return p;
@@ -31,13 +31,13 @@ std::vector<std::string> option_items(const std::vector<std::string>& words) {
   return items;
 }
 
-SprtParams parse_sprt(const std::vector<std::string>& words) {
-  SprtParams p;
+common::SprtParams parse_sprt(const std::vector<std::string>& words) {
+  common::SprtParams p;
   for (const std::string& s : option_items(words)) {
     const auto eq = s.find('=');
     const std::string k = s.substr(0, eq), v = eq == std::string::npos ? "" : s.substr(eq + 1);
     if (k == "model") {
-      const auto m = parse_sprt_model(v);
+      const auto m = common::parse_sprt_model(v);
       if (!m) throw std::invalid_argument("sprt: model must be normalized or logistic, not '" + v + "'");
       p.model = *m;
       continue;
@@ -56,8 +56,8 @@ SprtParams parse_sprt(const std::vector<std::string>& words) {
     else if (k == "beta") p.beta = x;
     else throw std::invalid_argument("sprt: unknown key '" + k + "' (elo0, elo1, alpha, beta, model)");
   }
-  validate(p);
+  common::validate(p);
   return p;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

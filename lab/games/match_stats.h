@@ -11,7 +11,7 @@
 
 #include "lab/common/stats.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 enum class GameScore : std::uint8_t { Loss = 0, Draw = 1, Win = 2 };
 
@@ -23,7 +23,7 @@ struct Wdl {
 Wdl wdl_of(const std::vector<GameScore>& games);
 // Games 2k and 2k+1 form pair k (the same opening, colours reversed); an
 // odd last game has no partner yet and is not counted.
-Penta penta_of(const std::vector<GameScore>& games);
+common::Penta penta_of(const std::vector<GameScore>& games);
 
 // "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized" as words or one
 // string, keys in any order, missing keys at their defaults above; throws
@@ -31,6 +31,6 @@ Penta penta_of(const std::vector<GameScore>& games);
 // The "key=value" items of option words given either one item a word or
 // several in one word separated by spaces.
 std::vector<std::string> option_items(const std::vector<std::string>& words);
-SprtParams parse_sprt(const std::vector<std::string>& words);
+common::SprtParams parse_sprt(const std::vector<std::string>& words);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

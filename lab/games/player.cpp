@@ -8,7 +8,7 @@
 #include "engine/engine.h"
 #include "lab/games/process.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -181,4 +181,4 @@ std::string ranks_from_zero(const std::string& one_based) {
   return shift_ranks(one_based, 1, 10, -1);
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

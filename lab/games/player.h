@@ -24,7 +24,7 @@
 
 #include "board/types.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 // What the side to move is asked: the position (a FEN and the moves after
 // it, in the project's ICCS coordinates) and the clocks.
@@ -71,4 +71,4 @@ std::unique_ptr<Player> make_player(const std::string& spec,
 std::string ranks_from_one(const std::string& iccs);
 std::string ranks_from_zero(const std::string& one_based);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

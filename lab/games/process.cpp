@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 void close_fd(int& fd) {
@@ -130,4 +130,4 @@ std::string ChildProcess::exit_description() {
   return "ended";
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 class ChildProcess {
  public:
@@ -47,4 +47,4 @@ class ChildProcess {
   int status_ = 0;
 };
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

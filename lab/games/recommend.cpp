@@ -5,10 +5,10 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
-Penta reversed(Penta p) {
+common::Penta reversed(common::Penta p) {
   std::reverse(p.begin(), p.end());
   return p;
 }
@@ -35,11 +35,11 @@ void add_rows(const Json& j, std::vector<LabFigures>& out) {
 
 Versus versus(const MatchConfig& c, const MatchResult& m, const PairingResult& p, bool as_a) {
   const std::vector<GameScore> s = as_a ? p.scores : flipped(p.scores);
-  Versus v{m.names[as_a ? p.b : p.a], wdl_of(s), elo_estimate(penta_of(s)), std::nullopt,
-           SprtDecision::Continue};
+  Versus v{m.names[as_a ? p.b : p.a], wdl_of(s), common::elo_estimate(penta_of(s)), std::nullopt,
+           common::SprtDecision::Continue};
   if (c.sprt && s.size() >= 2) {
-    v.llr = llr(*c.sprt, as_a ? penta_of(p.scores) : reversed(penta_of(p.scores)));
-    v.decision = sprt_decision(*c.sprt, *v.llr);
+    v.llr = common::llr(*c.sprt, as_a ? penta_of(p.scores) : reversed(penta_of(p.scores)));
+    v.decision = common::sprt_decision(*c.sprt, *v.llr);
   }
   return v;
 }
@@ -56,10 +56,10 @@ std::string verdict_of(const Recommendation& r, const MatchConfig& c, const Matc
   if (!c.sprt) return "no SPRT was run: the ranking is by score only and decides nothing.";
   std::string open;
   for (const Versus& v : top.versus) {
-    if (v.decision == SprtDecision::AcceptH1) continue;
+    if (v.decision == common::SprtDecision::AcceptH1) continue;
     open += (open.empty() ? "" : "; ") + v.opponent + " (LLR " + (v.llr ? fmt("%.2f", *v.llr) : "n/a") +
             " after " + std::to_string(v.wdl.games()) + " games" +
-            (v.decision == SprtDecision::AcceptH0 ? ", H0 accepted: not shown stronger" : ", undecided") + ")";
+            (v.decision == common::SprtDecision::AcceptH0 ? ", H0 accepted: not shown stronger" : ", undecided") + ")";
   }
   if (open.empty())
     return "recommend " + top.name + ": the SPRT accepted it as stronger than every other candidate.";
@@ -120,7 +120,7 @@ Recommendation recommend(const MatchConfig& c, const MatchResult& m,
 
 std::string recommendation_text(const Recommendation& r, const MatchConfig& c, int threads) {
   std::string s = "recommendation for " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") +
-                  " at " + c.tc.text() + (c.sprt ? ", SPRT " + sprt_model_name(c.sprt->model) + " [" +
+                  " at " + c.tc.text() + (c.sprt ? ", SPRT " + common::sprt_model_name(c.sprt->model) + " [" +
                   fmt("%g", c.sprt->elo0) + ", " + fmt("%g", c.sprt->elo1) + "]" : "") + "\n";
   int rank = 0;
   for (const Candidate& k : r.ranked) {
@@ -133,7 +133,7 @@ std::string recommendation_text(const Recommendation& r, const MatchConfig& c, i
       s += "     vs " + v.opponent + ": +" + std::to_string(v.wdl.wins) + " =" + std::to_string(v.wdl.draws) +
            " -" + std::to_string(v.wdl.losses);
       if (v.elo) s += ", Elo " + fmt("%.1f", v.elo->elo) + " [" + fmt("%.1f", v.elo->lower) + ", " + fmt("%.1f", v.elo->upper) + "]";
-      if (v.llr) s += ", LLR " + fmt("%.2f", *v.llr) + " (" + decision_name(v.decision) + ")";
+      if (v.llr) s += ", LLR " + fmt("%.2f", *v.llr) + " (" + common::decision_name(v.decision) + ")";
       s += "\n";
     }
   }
@@ -148,7 +148,7 @@ Json recommendation_json(const Recommendation& r) {
       vs.push_back({{"opponent", v.opponent}, {"wins", v.wdl.wins}, {"draws", v.wdl.draws},
                     {"losses", v.wdl.losses}, {"elo", v.elo ? Json(v.elo->elo) : Json()},
                     {"elo_ci", v.elo ? Json::array({v.elo->lower, v.elo->upper}) : Json()},
-                    {"llr", v.llr ? Json(*v.llr) : Json()}, {"decision", decision_name(v.decision)}});
+                    {"llr", v.llr ? Json(*v.llr) : Json()}, {"decision", common::decision_name(v.decision)}});
     ranked.push_back({{"name", k.name}, {"backend", k.backend}, {"points", k.points}, {"games", k.games},
                       {"speedup", k.lab ? Json(k.lab->speedup) : Json()},
                       {"search_overhead", k.lab ? Json(k.lab->overhead) : Json()}, {"versus", vs}});
@@ -156,4 +156,4 @@ Json recommendation_json(const Recommendation& r) {
   return Json{{"ranked", ranked}, {"decided", r.decided}, {"verdict", r.verdict}};
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

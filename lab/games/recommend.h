@@ -16,7 +16,7 @@
 #include "lab/common/json.h"
 #include "lab/games/match.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 
 // One configuration's time-to-depth figures, as `xqlab lab --json` gives them.
 struct LabFigures {
@@ -36,9 +36,9 @@ std::vector<LabFigures> lab_figures(const Json& lab_document);
 struct Versus {  // the candidate against one opponent, from its side
   std::string opponent;
   Wdl wdl;
-  std::optional<EloEstimate> elo;
+  std::optional<common::EloEstimate> elo;
   std::optional<double> llr;
-  SprtDecision decision = SprtDecision::Continue;
+  common::SprtDecision decision = common::SprtDecision::Continue;
 };
 
 struct Candidate {
@@ -64,4 +64,4 @@ Recommendation recommend(const MatchConfig& config, const MatchResult& match,
 std::string recommendation_text(const Recommendation& r, const MatchConfig& config, int threads);
 Json recommendation_json(const Recommendation& r);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

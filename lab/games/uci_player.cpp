@@ -7,7 +7,7 @@
 #include "lab/games/player.h"
 #include "lab/games/process.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -180,4 +180,4 @@ std::unique_ptr<Player> make_uci_player(const std::string& spec, const std::stri
   return std::make_unique<UciPlayer>(spec, args, handshake);
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::games

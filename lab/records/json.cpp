@@ -43,7 +43,7 @@ void to_json(Json& j, const SearchStats& s) {
 }
 
 void to_json(Json& j, const SearchResult& r) {
-  const bool none = lab::no_iteration_completed(r);
+  const bool none = lab::records::no_iteration_completed(r);
   j = Json::object();
   j["bestmove"] = none ? Json() : Json(move_name(r.best_move));
   j["score"] = none ? Json() : Json(int(r.score));
@@ -74,25 +74,6 @@ void to_json(Json& j, const StressResult& r) {
             r.hits ? 1e6 * double(r.corrupt_accepted) / double(r.hits) : 0.0}};
 }
 
-}  // namespace xq
-
-namespace xq::lab {
-
-bool no_iteration_completed(const SearchResult& r) { return !r.completed; }
-
-Json backend_json(std::string_view backend, const BackendConfig& c) {
-  Json params = Json::object();
-  for (const BackendParam& p : backend_params()) {
-    if (p.enumerated()) params[std::string(p.name)] = p.value_text(c);
-    else params[std::string(p.name)] = p.get(c);
-  }
-  return Json{{"backend", std::string(backend)},
-              {"hash", c.hash},
-              {"threads", c.threads},
-              {"hash_mb", c.hash_mib},
-              {"params", params}};
-}
-
 void to_json(Json& j, const PerftResult& r) {
   Json divide = Json::object();
   for (const auto& [m, n] : r.divide) divide[move_name(m)] = n;
@@ -121,4 +102,23 @@ void to_json(Json& j, const Catalog& c) {
   j["params"] = params;
 }
 
-}  // namespace xq::lab
+}  // namespace xq
+
+namespace xq::lab::records {
+
+bool no_iteration_completed(const SearchResult& r) { return !r.completed; }
+
+Json backend_json(std::string_view backend, const BackendConfig& c) {
+  Json params = Json::object();
+  for (const BackendParam& p : backend_params()) {
+    if (p.enumerated()) params[std::string(p.name)] = p.value_text(c);
+    else params[std::string(p.name)] = p.get(c);
+  }
+  return Json{{"backend", std::string(backend)},
+              {"hash", c.hash},
+              {"threads", c.threads},
+              {"hash_mb", c.hash_mib},
+              {"params", params}};
+}
+
+}  // namespace xq::lab::records

@@ -21,10 +21,12 @@ void to_json(Json& j, const SearchStats& s);
 // iteration has "depth": 0 and null "score", "mate" and "bestmove".
 void to_json(Json& j, const SearchResult& r);
 void to_json(Json& j, const StressResult& r);
+void to_json(Json& j, const PerftResult& r);
+void to_json(Json& j, const Catalog& c);
 
 }  // namespace xq
 
-namespace xq::lab {
+namespace xq::lab::records {
 
 // True when the search finished no iteration, so its move and score are not
 // the result of a search. The one place that decides it.
@@ -33,7 +35,4 @@ bool no_iteration_completed(const SearchResult& r);
 // {"backend", "hash", "threads", "hash_mb", "params": {name: value}}.
 Json backend_json(std::string_view backend, const BackendConfig& c);
 
-void to_json(Json& j, const PerftResult& r);
-void to_json(Json& j, const Catalog& c);
-
-}  // namespace xq::lab
+}  // namespace xq::lab::records

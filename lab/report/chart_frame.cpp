@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace xq::lab::chart {
+namespace xq::lab::report::chart {
 
 YAxis linear_y(const Frame& f, double lo, double hi, bool from_zero) {
   if (from_zero) lo = std::min(0.0, lo);
@@ -75,4 +75,4 @@ void draw_legend(svg::Writer& w, const Frame& f, const std::vector<LegendEntry>&
   }
 }
 
-}  // namespace xq::lab::chart
+}  // namespace xq::lab::report::chart

@@ -7,7 +7,7 @@
 
 #include "lab/report/svg.h"
 
-namespace xq::lab::chart {
+namespace xq::lab::report::chart {
 
 struct Frame {
   double width = 760, height = 380;
@@ -43,4 +43,4 @@ struct LegendEntry {
 };
 void draw_legend(svg::Writer& w, const Frame& f, const std::vector<LegendEntry>& entries);
 
-}  // namespace xq::lab::chart
+}  // namespace xq::lab::report::chart

@@ -5,7 +5,7 @@
 
 #include "lab/report/chart_frame.h"
 
-namespace xq::lab::chart {
+namespace xq::lab::report::chart {
 namespace {
 
 bool known(double v) { return !std::isnan(v); }
@@ -254,4 +254,4 @@ std::string interval_chart(const IntervalChart& c) {
                             {{"estimate, 95% interval", svg::colour(0), false}});
 }
 
-}  // namespace xq::lab::chart
+}  // namespace xq::lab::report::chart

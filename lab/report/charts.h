@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace xq::lab::chart {
+namespace xq::lab::report::chart {
 
 constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
@@ -71,4 +71,4 @@ struct IntervalChart {
 };
 std::string interval_chart(const IntervalChart& c);
 
-}  // namespace xq::lab::chart
+}  // namespace xq::lab::report::chart

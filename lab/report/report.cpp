@@ -9,7 +9,7 @@
 #include "lab/report/report_parts.h"
 #include "lab/report/svg.h"
 
-namespace xq::lab {
+namespace xq::lab::report {
 namespace {
 
 constexpr const char* kStyle = R"(
@@ -132,4 +132,4 @@ std::string report_html(const std::vector<ReportInput>& inputs) {
          "</body>\n</html>\n";
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::report

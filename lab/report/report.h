@@ -10,7 +10,7 @@
 
 #include "lab/common/json.h"
 
-namespace xq::lab {
+namespace xq::lab::report {
 
 // One input file: its documents (a file holds one JSON document, or one per
 // line), or why there are none.
@@ -34,4 +34,4 @@ std::string report_html(const std::vector<ReportInput>& inputs);
 // count with its speedup, the safest fast hash scheme.
 std::vector<std::string> report_summary(const std::vector<ReportInput>& inputs);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::report

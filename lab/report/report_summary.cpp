@@ -6,7 +6,7 @@
 #include "lab/report/report_parts.h"
 #include "lab/report/svg.h"
 
-namespace xq::lab {
+namespace xq::lab::report {
 namespace {
 
 using report::num;
@@ -84,4 +84,4 @@ std::vector<std::string> report_summary(const std::vector<ReportInput>& inputs) 
   return out;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::report

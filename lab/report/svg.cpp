@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace xq::lab::svg {
+namespace xq::lab::report::svg {
 namespace {
 
 std::string fmt(double v) {
@@ -164,4 +164,4 @@ void Writer::text(double x, double y, std::string_view s, std::string_view ancho
 
 std::string Writer::finish() { return out_ + "</svg>\n"; }
 
-}  // namespace xq::lab::svg
+}  // namespace xq::lab::report::svg

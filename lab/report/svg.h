@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace xq::lab::svg {
+namespace xq::lab::report::svg {
 
 // A linear or base-10 logarithmic map from [d0, d1] to pixels [p0, p1]
 // (p0 > p1 for a y axis, whose pixels grow downwards). A log scale maps
@@ -59,4 +59,4 @@ class Writer {
   std::string out_;
 };
 
-}  // namespace xq::lab::svg
+}  // namespace xq::lab::report::svg

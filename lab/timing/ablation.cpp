@@ -7,7 +7,7 @@
 
 #include "lab/common/stats.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 std::vector<AblationConfig> make_configs(bool extras) {
@@ -83,7 +83,7 @@ void add_position(AblationRow& row, std::vector<bool>& depth_ok,
     cell.positions += 1;
     cell.nodes += it->second.nodes;
     cell.qnodes += it->second.qnodes;
-    cell.ms += median(times);
+    cell.ms += common::median(times);
   }
 }
 
@@ -131,7 +131,7 @@ std::vector<Depth> parse_depths(const std::string& text) {
   return out;
 }
 
-std::vector<AblationRow> run_ablation(const std::vector<SuiteEntry>& suite,
+std::vector<AblationRow> run_ablation(const std::vector<common::SuiteEntry>& suite,
                                       const std::vector<const AblationConfig*>& configs,
                                       const AblationSettings& s) {
   if (s.depths.empty()) throw std::invalid_argument("ablation needs at least one depth");
@@ -147,7 +147,7 @@ std::vector<AblationRow> run_ablation(const std::vector<SuiteEntry>& suite,
     opt.features = config->features;
     opt.limits.depth = s.depths.back();
     opt.limits.nodes = s.node_limit;
-    for (const SuiteEntry& entry : suite) {
+    for (const common::SuiteEntry& entry : suite) {
       std::vector<IterationLog> logs(std::size_t(std::max(1, s.repeat)));
       for (IterationLog& log : logs) {
         backend->clear();
@@ -193,4 +193,4 @@ void to_json(Json& j, const AblationRow& r) {
            {"depths", r.cells}};
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

@@ -28,7 +28,7 @@
 #include "parallel/backend.h"
 #include "search/options.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 struct AblationConfig {
   std::string name;   // as given to --configs and printed
@@ -75,14 +75,14 @@ struct AblationSettings {
   std::uint64_t node_limit = 0;  // per search; 0 = none
   int repeat = 1;                // runs per search; time is the median
   // Called after every search (a progress line), when set.
-  std::function<void(const AblationConfig&, const SuiteEntry&, const SearchResult&)> on_search;
+  std::function<void(const AblationConfig&, const common::SuiteEntry&, const SearchResult&)> on_search;
 };
 
 // Runs every configuration on every position (backend->clear() before each
 // search). A depth counts only when every position completed it; when the
 // node limit cuts any search short, that depth and deeper are left empty.
 // Node reductions are against the first configuration.
-std::vector<AblationRow> run_ablation(const std::vector<SuiteEntry>& suite,
+std::vector<AblationRow> run_ablation(const std::vector<common::SuiteEntry>& suite,
                                       const std::vector<const AblationConfig*>& configs,
                                       const AblationSettings& settings);
 
@@ -92,4 +92,4 @@ void to_json(Json& j, const AblationCell& c);
 // {"config", "label", "algorithm", "features", "incomplete_searches", "depths"}.
 void to_json(Json& j, const AblationRow& r);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

@@ -6,7 +6,7 @@
 #include "lab/records/json.h"
 #include "lab/timing/positions.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 void to_json(Json& j, const LabSummary& r) {
   j = Json{{"backend", r.config.backend},
@@ -72,12 +72,12 @@ Json lab_summary_json(const LabSettings& s, std::size_t positions,
          {"cores", std::thread::hardware_concurrency()},
          {"speedup_definition", "ratio of summed times, median over runs"},
          {"note", note.empty() ? Json() : Json(note)},
-         {"params", backend_json("", s.base)["params"]},
+         {"params", records::backend_json("", s.base)["params"]},
          {"results", rows}};
   return j;
 }
 
-Json lab_document(const RunMeta& meta, const LabSettings& s, const std::vector<SuiteEntry>& suite,
+Json lab_document(const common::RunMeta& meta, const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                   const std::vector<LabRun>& runs, const std::vector<LabSummary>& rows) {
   Json doc{{"meta", meta}};
   doc.update(lab_summary_json(s, suite.size(), rows));
@@ -87,4 +87,4 @@ Json lab_document(const RunMeta& meta, const LabSettings& s, const std::vector<S
   return doc;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

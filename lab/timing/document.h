@@ -15,7 +15,7 @@
 #include "lab/timing/runner.h"
 #include "lab/timing/summary.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 void to_json(Json& j, const LabSummary& r);
 
@@ -24,7 +24,7 @@ Json lab_summary_json(const LabSettings& s, std::size_t positions,
                       const std::vector<LabSummary>& rows);
 
 // The whole document.
-Json lab_document(const RunMeta& meta, const LabSettings& s, const std::vector<SuiteEntry>& suite,
+Json lab_document(const common::RunMeta& meta, const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                   const std::vector<LabRun>& runs, const std::vector<LabSummary>& rows);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

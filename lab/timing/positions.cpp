@@ -4,7 +4,7 @@
 
 #include "lab/common/stats.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 struct Cell {
@@ -13,11 +13,11 @@ struct Cell {
 
 Json ratio(double num, double den) { return num > 0 && den > 0 ? Json(num / den) : Json(); }
 
-Json position_json(std::size_t index, const SuiteEntry& e, const Cell& c, const Cell* ref) {
-  const double t = median(c.seconds);
+Json position_json(std::size_t index, const common::SuiteEntry& e, const Cell& c, const Cell* ref) {
+  const double t = common::median(c.seconds);
   const double lo = c.seconds.empty() ? 0 : *std::min_element(c.seconds.begin(), c.seconds.end());
   const double hi = c.seconds.empty() ? 0 : *std::max_element(c.seconds.begin(), c.seconds.end());
-  const double serial = ref ? median(ref->seconds) : 0;
+  const double serial = ref ? common::median(ref->seconds) : 0;
   Json j{{"index", index},
          {"name", e.name},
          {"fen", e.pos.fen()},
@@ -28,7 +28,7 @@ Json position_json(std::size_t index, const SuiteEntry& e, const Cell& c, const 
          {"speedup", ref ? ratio(serial, t) : Json()},
          {"speedup_min", ref ? ratio(serial, hi) : Json()},
          {"speedup_max", ref ? ratio(serial, lo) : Json()},
-         {"nodes", median(c.nodes)}};
+         {"nodes", common::median(c.nodes)}};
   if (c.seconds.size() > 1) {
     j["run_seconds"] = c.seconds;
     j["run_nodes"] = c.nodes;
@@ -38,7 +38,7 @@ Json position_json(std::size_t index, const SuiteEntry& e, const Cell& c, const 
 
 }  // namespace
 
-std::vector<Json> position_figures(const LabSettings& s, const std::vector<SuiteEntry>& suite,
+std::vector<Json> position_figures(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                                    const std::vector<LabRun>& runs) {
   std::vector<std::vector<Cell>> cells(s.configs.size(), std::vector<Cell>(suite.size()));
   // Runs arrive in run order (lab/timing/runner.h), so each cell's vectors are too.
@@ -60,4 +60,4 @@ std::vector<Json> position_figures(const LabSettings& s, const std::vector<Suite
   return out;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

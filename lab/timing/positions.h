@@ -17,10 +17,10 @@
 #include "lab/common/json.h"
 #include "lab/timing/runner.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 // One JSON array per configuration of `s`, in configuration order.
-std::vector<Json> position_figures(const LabSettings& s, const std::vector<SuiteEntry>& suite,
+std::vector<Json> position_figures(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                                    const std::vector<LabRun>& runs);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

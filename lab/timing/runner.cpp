@@ -12,7 +12,7 @@
 #include "lab/timing/summary.h"
 #include "parallel/params.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -90,7 +90,7 @@ std::vector<int> reference_configs(const std::vector<LabConfig>& configs) {
   return ref;
 }
 
-std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>& suite,
+std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                             const LabCallbacks& cb) {
   std::vector<LabRun> out;
   out.reserve(s.configs.size() * suite.size() * std::size_t(s.runs));
@@ -174,7 +174,7 @@ std::string cpu_fields(const LabRun& r, int threads) {
 
 }  // namespace
 
-std::string lab_csv_row(const LabSettings& s, const LabRun& r, const SuiteEntry& e) {
+std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::SuiteEntry& e) {
   const LabConfig& c = s.configs[std::size_t(r.config)];
   const SearchStats& st = r.result.stats;
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
@@ -192,4 +192,4 @@ std::string lab_csv_row(const LabSettings& s, const LabRun& r, const SuiteEntry&
          (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads);
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

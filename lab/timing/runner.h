@@ -16,7 +16,7 @@
 #include "parallel/backend.h"
 #include "search/result.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 struct LabConfig {
   std::string backend;
@@ -75,11 +75,11 @@ struct LabCallbacks {
   std::function<void(const LabConfig&, int run, double seconds, double elapsed)> on_pass;
 };
 
-std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<SuiteEntry>& suite,
+std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                             const LabCallbacks& callbacks);
 
 // The raw per-search CSV: a header and one line per run (no line breaks).
 std::string lab_csv_header();
-std::string lab_csv_row(const LabSettings& s, const LabRun& r, const SuiteEntry& e);
+std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::SuiteEntry& e);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

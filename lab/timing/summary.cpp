@@ -5,7 +5,7 @@
 
 #include "lab/common/stats.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 // Per configuration: sums over positions for each run, and times per position
@@ -68,7 +68,7 @@ void own_times(LabSummary& o, const Sums& x) {
   o.time_idle = x.idle_all;
   o.time_lock = x.lock;
   o.time_copy = x.copy;
-  o.wasted_nodes = median(x.wasted);
+  o.wasted_nodes = common::median(x.wasted);
   const int searches_per_run = x.searches / std::max<int>(1, int(x.seconds.size()));
   std::vector<double> shares;
   for (std::size_t k = 0; k < x.seconds.size(); ++k) {
@@ -83,7 +83,7 @@ void own_times(LabSummary& o, const Sums& x) {
     shares.push_back(c.cpu_share);
     o.cpu_runs.push_back(c);
   }
-  o.cpu_share = median(shares);
+  o.cpu_share = common::median(shares);
 }
 
 // The speedup-loss decomposition of summary.h, from times summed over runs.
@@ -103,25 +103,25 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   LabSummary o;
   o.config = c;
   o.reference = reference;
-  o.seconds = median(x.seconds);
-  o.nodes = median(x.nodes);
+  o.seconds = common::median(x.seconds);
+  o.nodes = common::median(x.nodes);
   o.nps = o.seconds > 0 ? o.nodes / o.seconds : 0;
-  o.tt_hits = median(x.tt_hits);
-  const double probes = median(x.tt_probes);
+  o.tt_hits = common::median(x.tt_hits);
+  const double probes = common::median(x.tt_probes);
   o.tt_hit_rate = probes > 0 ? o.tt_hits / probes : 0;
-  o.splits = median(x.splits);
-  o.joins = median(x.joins);
-  o.aborts = median(x.aborts);
-  o.busy_answers = median(x.busy);
-  o.deferrals = median(x.deferrals);
-  o.deferred_searches = median(x.deferred);
-  o.cutoff_reprobes = median(x.reprobes);
-  o.mark_underflows = median(x.underflows);
-  o.mark_leaks = median(x.leaks);
+  o.splits = common::median(x.splits);
+  o.joins = common::median(x.joins);
+  o.aborts = common::median(x.aborts);
+  o.busy_answers = common::median(x.busy);
+  o.deferrals = common::median(x.deferrals);
+  o.deferred_searches = common::median(x.deferred);
+  o.cutoff_reprobes = common::median(x.reprobes);
+  o.mark_underflows = common::median(x.underflows);
+  o.mark_leaks = common::median(x.leaks);
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;
-  for (const auto& t : x.position_seconds) per_position.push_back(median(t));
-  o.ms_per_position = 1000.0 * median(per_position);
+  for (const auto& t : x.position_seconds) per_position.push_back(common::median(t));
+  o.ms_per_position = 1000.0 * common::median(per_position);
   own_times(o, x);
   return o;
 }
@@ -133,19 +133,19 @@ void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx)
   for (std::size_t k = 0; k < x.seconds.size() && k < rx.seconds.size(); ++k)
     if (x.seconds[k] > 0) o.run_speedups.push_back(rx.seconds[k] / x.seconds[k]);
   if (!o.run_speedups.empty()) {
-    o.paired_median = median(o.run_speedups);
+    o.paired_median = common::median(o.run_speedups);
     o.paired_min = *std::min_element(o.run_speedups.begin(), o.run_speedups.end());
     o.paired_max = *std::max_element(o.run_speedups.begin(), o.run_speedups.end());
   }
   std::vector<double> spread;
   for (std::size_t p = 0; p < x.position_seconds.size(); ++p) {
-    const double t = median(x.position_seconds[p]);
-    if (t > 0) spread.push_back(median(rx.position_seconds[p]) / t);
+    const double t = common::median(x.position_seconds[p]);
+    if (t > 0) spread.push_back(common::median(rx.position_seconds[p]) / t);
   }
   if (spread.empty()) return;
   o.spread_min = *std::min_element(spread.begin(), spread.end());
   o.spread_max = *std::max_element(spread.begin(), spread.end());
-  o.spread_median = median(spread);
+  o.spread_median = common::median(spread);
 }
 
 unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -187,4 +187,4 @@ std::string oversubscription_note(const LabSettings& s) {
   return "";
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

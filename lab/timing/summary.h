@@ -34,7 +34,7 @@
 
 #include "lab/timing/runner.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 // CPU the process got against what it asked for. cpu_share = cpu / (wall x
 // threads). A search wanted wall x threads minus the idle time its backend
@@ -96,4 +96,4 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
 // The note on thread counts above the machine's cores ("" when none is).
 std::string oversubscription_note(const LabSettings& s);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

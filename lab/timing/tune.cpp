@@ -9,7 +9,7 @@
 #include "lab/timing/summary.h"
 #include "parallel/params.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 bool reads(const BackendParam& p, const std::string& backend) {
@@ -116,11 +116,11 @@ TuneReport tune_report(const LabSettings& s, std::size_t positions,
     TuneRow row;
     row.params = s.configs[i].params;
     row.seconds = sums[i].seconds;
-    if (i > 0) row.vs_default = compare_paired(paired_log_ratios(runs, int(i), 0, positions));
+    if (i > 0) row.vs_default = common::compare_paired(paired_log_ratios(runs, int(i), 0, positions));
     rep.rows.push_back(std::move(row));
   }
   for (std::size_t i = 1; i < rep.rows.size(); ++i) {
-    const PairedComparison& c = rep.rows[i].vs_default;
+    const common::PairedComparison& c = rep.rows[i].vs_default;
     if (c.better() && (rep.best == 0 || c.median_log_ratio <
                                             rep.rows[std::size_t(rep.best)].vs_default.median_log_ratio))
       rep.best = int(i);
@@ -137,4 +137,4 @@ std::string params_file_text(const std::string& backend, const BackendConfig& co
   return s;
 }
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

@@ -21,7 +21,7 @@
 #include "lab/common/stats.h"
 #include "lab/timing/runner.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 
 // One parameter and the values to try ("min_split_depth", {"2", "4", "6"}).
 struct TuneAxis {
@@ -51,7 +51,7 @@ std::vector<double> paired_log_ratios(const std::vector<LabRun>& runs, int cand,
 struct TuneRow {
   std::vector<std::string> params;
   double seconds = 0;  // median over runs of the summed time
-  PairedComparison vs_default;  // empty for the default itself
+  common::PairedComparison vs_default;  // empty for the default itself
 };
 
 struct TuneReport {
@@ -69,4 +69,4 @@ TuneReport tune_report(const LabSettings& s, std::size_t positions,
 std::string params_file_text(const std::string& backend, const BackendConfig& config,
                              const std::string& comment);
 
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

@@ -5,7 +5,7 @@
 
 #include <stdexcept>
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 Position from_fen(const std::string& fen) {
@@ -137,4 +137,4 @@ TEST(GameRules, DrawAdjudicationStartsAtMovenumber) {
 }
 
 }  // namespace
-}  // namespace xq::lab
+}  // namespace xq::lab::games

@@ -12,7 +12,7 @@
 #include "lab/games/player.h"
 #include "tests/support/run_xqlab.h"
 
-namespace xq::lab {
+namespace xq::lab::games {
 namespace {
 
 using namespace std::chrono_literals;
@@ -126,10 +126,10 @@ MatchConfig short_match(const std::string& results, int games) {
   c.engines = {"xqlab:name=one", "xqlab:name=two,hash_mb=2"};
   c.tc = fast();
   c.openings_path = short_suite();
-  c.openings = load_suite(c.openings_path);
+  c.openings = common::load_suite(c.openings_path);
   c.games = games;
   c.results_path = results;
-  c.sprt = SprtParams{};
+  c.sprt = common::SprtParams{};
   return c;
 }
 
@@ -271,8 +271,8 @@ TEST(MatchSlow, XqlabAgainstFairyStockfish) {
   c.tc.margin_ms = 100;
   c.adjudication.resign = ResignRule{};
   c.adjudication.draw = DrawRule{30, 6, 20};
-  c.openings_path = default_suite_path();
-  c.openings = load_suite(c.openings_path);
+  c.openings_path = common::default_suite_path();
+  c.openings = common::load_suite(c.openings_path);
   c.games = 2;
   const MatchResult m = run_match(c, nullptr, nullptr);
   EXPECT_EQ(m.games, 2);
@@ -282,4 +282,4 @@ TEST(MatchSlow, XqlabAgainstFairyStockfish) {
 }
 
 }  // namespace
-}  // namespace xq::lab
+}  // namespace xq::lab::games

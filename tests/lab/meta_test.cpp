@@ -4,7 +4,7 @@
 
 #include <regex>
 
-namespace xq::lab {
+namespace xq::lab::common {
 namespace {
 
 TEST(RunMeta, QuotesOnlyWhatTheShellWouldSplit) {
@@ -29,4 +29,4 @@ TEST(RunMeta, DescribesThisProcess) {
 }
 
 }  // namespace
-}  // namespace xq::lab
+}  // namespace xq::lab::common

@@ -65,7 +65,7 @@ TEST(LabJson, SearchResultWithoutIterationHasNullScore) {
   r.score = 17;
   r.stopped = true;
   const xq::Json j = r;
-  EXPECT_TRUE(xq::lab::no_iteration_completed(r));
+  EXPECT_TRUE(xq::lab::records::no_iteration_completed(r));
   EXPECT_EQ(j.at("depth"), 0);
   EXPECT_TRUE(j.at("score").is_null());
   EXPECT_TRUE(j.at("bestmove").is_null());
@@ -82,7 +82,7 @@ TEST(LabJson, SearchResultWithoutIterationHasNullScore) {
 TEST(LabJson, BackendJsonReportsEveryParameter) {
   BackendConfig c;
   c.min_split_depth = 3;
-  const xq::Json j = xq::lab::backend_json("ybwc", c);
+  const xq::Json j = xq::lab::records::backend_json("ybwc", c);
   EXPECT_EQ(j.at("backend"), "ybwc");
   EXPECT_EQ(j.at("params").size(), xq::backend_params().size());
   EXPECT_EQ(j.at("params").at("min_split_depth"), 3);
@@ -91,14 +91,14 @@ TEST(LabJson, BackendJsonReportsEveryParameter) {
 TEST(LabPerft, DivideSumsAndStopsWhenAsked) {
   std::atomic<bool> stop{false};
   int calls = 0;
-  const xq::lab::PerftResult r =
-      xq::lab::perft_divide(xq::Position(), 3, stop, [&](const xq::lab::PerftResult&) { ++calls; });
+  const xq::PerftResult r =
+      xq::perft_divide(xq::Position(), 3, stop, [&](const xq::PerftResult&) { ++calls; });
   EXPECT_EQ(r.nodes, 79666u);
   EXPECT_EQ(calls, 44);
   EXPECT_FALSE(r.interrupted);
   // Stopped from the callback after the second root move.
-  const xq::lab::PerftResult s = xq::lab::perft_divide(
-      xq::Position(), 5, stop, [&](const xq::lab::PerftResult& p) {
+  const xq::PerftResult s = xq::perft_divide(
+      xq::Position(), 5, stop, [&](const xq::PerftResult& p) {
         if (p.divide.size() == 2) stop = true;
       });
   EXPECT_TRUE(s.interrupted);
@@ -113,7 +113,7 @@ TEST(LabPerft, StopReachesInsideASubtree) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     stop = true;
   });
-  const xq::lab::PerftResult r = xq::lab::perft_divide(xq::Position(), 9, stop, nullptr);
+  const xq::PerftResult r = xq::perft_divide(xq::Position(), 9, stop, nullptr);
   stopper.join();
   EXPECT_TRUE(r.interrupted);
   EXPECT_TRUE(r.divide.empty());
@@ -122,17 +122,17 @@ TEST(LabPerft, StopReachesInsideASubtree) {
 
 TEST(LabRunner, ConfigurationsPutSerialReferencesFirst) {
   std::vector<std::string> skipped;
-  const auto configs = xq::lab::build_configs({"ybwc", "serial"}, {"xor", "spinlock"}, {1, 2},
+  const auto configs = xq::lab::timing::build_configs({"ybwc", "serial"}, {"xor", "spinlock"}, {1, 2},
                                               [&](const std::string& s) { skipped.push_back(s); });
   ASSERT_EQ(configs.size(), 2u + 2u * 2u);
   EXPECT_EQ(configs[0].label(), "serial/xor/1t");
   EXPECT_EQ(configs[1].label(), "serial/spinlock/1t");
   EXPECT_EQ(configs[5].label(), "ybwc/spinlock/2t");
-  const std::vector<int> refs = xq::lab::reference_configs(configs);
+  const std::vector<int> refs = xq::lab::timing::reference_configs(configs);
   EXPECT_EQ(refs, (std::vector<int>{0, 1, 0, 0, 1, 1}));
   EXPECT_TRUE(skipped.empty());
-  EXPECT_THROW(xq::lab::build_configs({"nope"}, {"xor"}, {1}, nullptr), std::invalid_argument);
-  EXPECT_THROW(xq::lab::build_configs({"ybwc"}, {"nope"}, {1}, nullptr), std::invalid_argument);
+  EXPECT_THROW(xq::lab::timing::build_configs({"nope"}, {"xor"}, {1}, nullptr), std::invalid_argument);
+  EXPECT_THROW(xq::lab::timing::build_configs({"ybwc"}, {"nope"}, {1}, nullptr), std::invalid_argument);
 }
 
 }  // namespace

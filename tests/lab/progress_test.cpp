@@ -8,7 +8,7 @@
 
 namespace {
 
-using xq::lab::Progress;
+using xq::lab::common::Progress;
 
 std::string contents(std::FILE* f) {
   std::fflush(f);
@@ -25,15 +25,15 @@ int count(const std::string& s, const std::string& what) {
 }
 
 TEST(Progress, EtaScalesElapsedByWhatIsLeft) {
-  EXPECT_LT(xq::lab::eta_seconds(0, 10, 5), 0);  // no estimate before the first unit
-  EXPECT_DOUBLE_EQ(xq::lab::eta_seconds(2, 10, 6), 24);
-  EXPECT_DOUBLE_EQ(xq::lab::eta_seconds(10, 10, 6), 0);
-  EXPECT_EQ(xq::lab::duration_text(42), "42 s");
-  EXPECT_EQ(xq::lab::duration_text(185), "3 min 05 s");
-  EXPECT_EQ(xq::lab::duration_text(3720), "1 h 02 min");
-  EXPECT_EQ(xq::lab::progress_line("lab", "ybwc/xor/2t", 3, 12, 30),
+  EXPECT_LT(xq::lab::common::eta_seconds(0, 10, 5), 0);  // no estimate before the first unit
+  EXPECT_DOUBLE_EQ(xq::lab::common::eta_seconds(2, 10, 6), 24);
+  EXPECT_DOUBLE_EQ(xq::lab::common::eta_seconds(10, 10, 6), 0);
+  EXPECT_EQ(xq::lab::common::duration_text(42), "42 s");
+  EXPECT_EQ(xq::lab::common::duration_text(185), "3 min 05 s");
+  EXPECT_EQ(xq::lab::common::duration_text(3720), "1 h 02 min");
+  EXPECT_EQ(xq::lab::common::progress_line("lab", "ybwc/xor/2t", 3, 12, 30),
             "lab: ybwc/xor/2t  [3/12, elapsed 30 s, left 1 min 30 s]");
-  EXPECT_EQ(xq::lab::progress_line("lab", "x", 0, 12, 1), "lab: x  [0/12, elapsed 1 s, left ?]");
+  EXPECT_EQ(xq::lab::common::progress_line("lab", "x", 0, 12, 1), "lab: x  [0/12, elapsed 1 s, left ?]");
 }
 
 TEST(Progress, LinesModeWritesOneLinePerUnit) {

@@ -8,13 +8,13 @@
 
 #include "lab/timing/runner.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 TEST(LabRunner, InterleavesPositionByPositionInAlternatingOrder) {
   Position other;
   ASSERT_EQ(other.set_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"), "");
-  const std::vector<SuiteEntry> suite = {{"start", Position()}, {"other", other}, {"start again", Position()}};
+  const std::vector<common::SuiteEntry> suite = {{"start", Position()}, {"other", other}, {"start again", Position()}};
   LabSettings s;
   s.depth = 2;
   s.runs = 2;
@@ -45,4 +45,4 @@ TEST(LabRunner, InterleavesPositionByPositionInAlternatingOrder) {
 }
 
 }  // namespace
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

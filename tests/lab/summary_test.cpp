@@ -6,7 +6,7 @@
 
 #include "lab/timing/summary.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 // Two configurations (serial reference, abdada at 2 threads), 3 runs of 2
@@ -78,4 +78,4 @@ TEST(LabSummary, NoReferenceMeansNoPairedSpeedup) {
 }
 
 }  // namespace
-}  // namespace xq::lab
+}  // namespace xq::lab::timing

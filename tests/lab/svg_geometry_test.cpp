@@ -14,7 +14,7 @@
 
 namespace {
 
-using namespace xq::lab;
+using namespace xq::lab::report;
 
 double attr(const std::string& element, const std::string& name) {
   const std::regex re(" " + name + "=\"([-0-9.e+]+)\"");

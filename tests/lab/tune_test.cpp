@@ -9,7 +9,7 @@
 #include "lab/timing/tune.h"
 #include "parallel/params.h"
 
-namespace xq::lab {
+namespace xq::lab::timing {
 namespace {
 
 std::vector<double> noisy(int n, double centre, double spread, std::uint32_t seed) {
@@ -21,17 +21,17 @@ std::vector<double> noisy(int n, double centre, double spread, std::uint32_t see
 }
 
 TEST(TuneStats, SignTestExactValues) {
-  EXPECT_NEAR(sign_test_p(10, 0), 2.0 / 1024.0, 1e-12);
-  EXPECT_NEAR(sign_test_p(0, 10), 2.0 / 1024.0, 1e-12);
-  EXPECT_DOUBLE_EQ(sign_test_p(5, 5), 1.0);
-  EXPECT_NEAR(sign_test_p(9, 3), 2.0 * (1 + 12 + 66 + 220) / 4096.0, 1e-12);
-  EXPECT_DOUBLE_EQ(sign_test_p(0, 0), 1.0);
+  EXPECT_NEAR(common::sign_test_p(10, 0), 2.0 / 1024.0, 1e-12);
+  EXPECT_NEAR(common::sign_test_p(0, 10), 2.0 / 1024.0, 1e-12);
+  EXPECT_DOUBLE_EQ(common::sign_test_p(5, 5), 1.0);
+  EXPECT_NEAR(common::sign_test_p(9, 3), 2.0 * (1 + 12 + 66 + 220) / 4096.0, 1e-12);
+  EXPECT_DOUBLE_EQ(common::sign_test_p(0, 0), 1.0);
 }
 
 TEST(TuneStats, ClearlyFasterCandidateIsBetter) {
   // 20 % faster on every position, with small noise.
   const std::vector<double> d = noisy(12, std::log(0.8), 0.03, 1);
-  const PairedComparison c = compare_paired(d);
+  const common::PairedComparison c = common::compare_paired(d);
   EXPECT_EQ(c.positions, 12);
   EXPECT_TRUE(c.better());
   EXPECT_FALSE(c.worse());
@@ -43,7 +43,7 @@ TEST(TuneStats, ClearlyFasterCandidateIsBetter) {
 }
 
 TEST(TuneStats, ClearlySlowerCandidateIsWorse) {
-  const PairedComparison c = compare_paired(noisy(12, std::log(1.3), 0.05, 2));
+  const common::PairedComparison c = common::compare_paired(noisy(12, std::log(1.3), 0.05, 2));
   EXPECT_TRUE(c.worse());
   EXPECT_FALSE(c.better());
 }
@@ -53,7 +53,7 @@ TEST(TuneStats, PureNoiseCannotBeToldApart) {
   int undecided = 0;
   constexpr int kTrials = 50;
   for (int seed = 0; seed < kTrials; ++seed) {
-    const PairedComparison c = compare_paired(noisy(12, 0.0, 0.3, 100u + std::uint32_t(seed)));
+    const common::PairedComparison c = common::compare_paired(noisy(12, 0.0, 0.3, 100u + std::uint32_t(seed)));
     undecided += !c.better() && !c.worse();
   }
   EXPECT_GE(undecided, 44);  // a 95 % interval: about 47.5 of 50 expected
@@ -61,7 +61,7 @@ TEST(TuneStats, PureNoiseCannotBeToldApart) {
 
 TEST(TuneStats, BootstrapIsDeterministic) {
   const std::vector<double> d = noisy(10, -0.1, 0.2, 3);
-  const PairedComparison a = compare_paired(d), b = compare_paired(d);
+  const common::PairedComparison a = common::compare_paired(d), b = common::compare_paired(d);
   EXPECT_EQ(a.lo, b.lo);
   EXPECT_EQ(a.hi, b.hi);
 }
@@ -112,4 +112,4 @@ TEST(TuneSpace, AxisParsingChecksValues) {
 }
 
 }  // namespace
-}  // namespace xq::lab
+}  // namespace xq::lab::timing
