@@ -1,16 +1,11 @@
-// Backend parameters by name (parallel/params.h), the JSON form of results
-// (lab/records/json.h), interruptible perft and the lab's configuration list.
+// Backend parameters by name (parallel/params.h) and the JSON form of the
+// library's results (lab/records/json.h).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
-#include <thread>
 #include <stdexcept>
 
 #include "board/movegen.h"
 #include "lab/records/json.h"
-#include "board/perft_divide.h"
-#include "lab/timing/runner.h"
 #include "parallel/params.h"
 
 namespace {
@@ -86,53 +81,6 @@ TEST(LabJson, BackendJsonReportsEveryParameter) {
   EXPECT_EQ(j.at("backend"), "ybwc");
   EXPECT_EQ(j.at("params").size(), xq::backend_params().size());
   EXPECT_EQ(j.at("params").at("min_split_depth"), 3);
-}
-
-TEST(LabPerft, DivideSumsAndStopsWhenAsked) {
-  std::atomic<bool> stop{false};
-  int calls = 0;
-  const xq::PerftResult r =
-      xq::perft_divide(xq::Position(), 3, stop, [&](const xq::PerftResult&) { ++calls; });
-  EXPECT_EQ(r.nodes, 79666u);
-  EXPECT_EQ(calls, 44);
-  EXPECT_FALSE(r.interrupted);
-  // Stopped from the callback after the second root move.
-  const xq::PerftResult s = xq::perft_divide(
-      xq::Position(), 5, stop, [&](const xq::PerftResult& p) {
-        if (p.divide.size() == 2) stop = true;
-      });
-  EXPECT_TRUE(s.interrupted);
-  EXPECT_EQ(s.divide.size(), 2u);
-}
-
-// A stop inside a root move's subtree (minutes of work at depth 9) ends the
-// count without finishing that move.
-TEST(LabPerft, StopReachesInsideASubtree) {
-  std::atomic<bool> stop{false};
-  std::thread stopper([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    stop = true;
-  });
-  const xq::PerftResult r = xq::perft_divide(xq::Position(), 9, stop, nullptr);
-  stopper.join();
-  EXPECT_TRUE(r.interrupted);
-  EXPECT_TRUE(r.divide.empty());
-  EXPECT_EQ(r.root_moves, 44);
-}
-
-TEST(LabRunner, ConfigurationsPutSerialReferencesFirst) {
-  std::vector<std::string> skipped;
-  const auto configs = xq::lab::timing::build_configs({"ybwc", "serial"}, {"xor", "spinlock"}, {1, 2},
-                                              [&](const std::string& s) { skipped.push_back(s); });
-  ASSERT_EQ(configs.size(), 2u + 2u * 2u);
-  EXPECT_EQ(configs[0].label(), "serial/xor/1t");
-  EXPECT_EQ(configs[1].label(), "serial/spinlock/1t");
-  EXPECT_EQ(configs[5].label(), "ybwc/spinlock/2t");
-  const std::vector<int> refs = xq::lab::timing::reference_configs(configs);
-  EXPECT_EQ(refs, (std::vector<int>{0, 1, 0, 0, 1, 1}));
-  EXPECT_TRUE(skipped.empty());
-  EXPECT_THROW(xq::lab::timing::build_configs({"nope"}, {"xor"}, {1}, nullptr), std::invalid_argument);
-  EXPECT_THROW(xq::lab::timing::build_configs({"ybwc"}, {"nope"}, {1}, nullptr), std::invalid_argument);
 }
 
 }  // namespace

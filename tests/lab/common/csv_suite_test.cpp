@@ -7,7 +7,6 @@
 #include <string>
 
 #include "lab/common/csv.h"
-#include "lab/common/stats.h"
 #include "lab/common/suite.h"
 
 namespace {
@@ -89,13 +88,6 @@ TEST(LabSuite, RejectsBadSuites) {
       "lab_suite_unnamed.csv",
       "fen\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n");
   EXPECT_EQ(xq::lab::common::load_suite(unnamed).at(0).name, "line 2");
-}
-
-TEST(LabStats, Median) {
-  EXPECT_EQ(xq::lab::common::median({}), 0.0);
-  EXPECT_EQ(xq::lab::common::median({3}), 3.0);
-  EXPECT_EQ(xq::lab::common::median({5, 1, 3}), 3.0);
-  EXPECT_EQ(xq::lab::common::median({4, 1, 3, 2}), 2.5);
 }
 
 }  // namespace

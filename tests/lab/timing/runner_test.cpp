@@ -1,8 +1,11 @@
 // The lab runner's order: position by position, every configuration before
 // the next position, the order reversed at every other position; one pass
-// report per configuration and run with that run's summed time.
+// report per configuration and run with that run's summed time; and the
+// configuration list (serial references first).
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -42,6 +45,21 @@ TEST(LabRunner, InterleavesPositionByPositionInAlternatingOrder) {
   EXPECT_EQ(passes, 6);
   // Every configuration is its own serial reference here: all agree.
   for (const LabRun& r : runs) EXPECT_TRUE(r.agrees);
+}
+
+TEST(LabRunner, ConfigurationsPutSerialReferencesFirst) {
+  std::vector<std::string> skipped;
+  const auto configs = build_configs({"ybwc", "serial"}, {"xor", "spinlock"}, {1, 2},
+                                     [&](const std::string& s) { skipped.push_back(s); });
+  ASSERT_EQ(configs.size(), 2u + 2u * 2u);
+  EXPECT_EQ(configs[0].label(), "serial/xor/1t");
+  EXPECT_EQ(configs[1].label(), "serial/spinlock/1t");
+  EXPECT_EQ(configs[5].label(), "ybwc/spinlock/2t");
+  const std::vector<int> refs = reference_configs(configs);
+  EXPECT_EQ(refs, (std::vector<int>{0, 1, 0, 0, 1, 1}));
+  EXPECT_TRUE(skipped.empty());
+  EXPECT_THROW(build_configs({"nope"}, {"xor"}, {1}, nullptr), std::invalid_argument);
+  EXPECT_THROW(build_configs({"ybwc"}, {"nope"}, {1}, nullptr), std::invalid_argument);
 }
 
 }  // namespace
