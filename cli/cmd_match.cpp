@@ -13,8 +13,8 @@
 #include "cli/match_run.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/games/match.h"
 #include "lab/common/meta.h"
+#include "lab/games/match.h"
 
 namespace xq::cli {
 namespace {

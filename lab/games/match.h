@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "lab/games/game.h"
 #include "lab/common/json.h"
-#include "lab/games/match_stats.h"
 #include "lab/common/suite.h"
+#include "lab/games/game.h"
+#include "lab/games/match_stats.h"
 
 namespace xq::lab::games {
 
