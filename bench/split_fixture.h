@@ -36,7 +36,8 @@ inline SplitContext split_context(MovePicker& picker) {
 
 inline std::vector<Position> opening_suite() {
   std::vector<Position> out;
-  for (const lab::common::SuiteEntry& e : lab::common::load_suite(lab::common::default_suite_path())) out.push_back(e.pos);
+  for (const lab::common::SuiteEntry& e : lab::common::load_suite(lab::common::default_suite_path()))
+    out.push_back(e.pos);
   return out;
 }
 

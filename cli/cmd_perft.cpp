@@ -44,7 +44,8 @@ int run(const PerftArgs& a) {
   std::optional<lab::common::Progress> line;
   auto on_move = [&](const PerftResult& r) {
     if (!progress) return;
-    if (bar && !line) line.emplace("perft", r.root_moves, lab::common::Progress::Mode::terminal, stderr);
+    if (bar && !line)
+      line.emplace("perft", r.root_moves, lab::common::Progress::Mode::terminal, stderr);
     const auto& [m, n] = r.divide.back();
     if (line) line->clear();
     std::fprintf(out, "%s: %llu\n", move_name(m).c_str(), static_cast<unsigned long long>(n));

@@ -37,7 +37,8 @@ std::vector<std::string> default_candidates(int threads) {
   return out;
 }
 
-std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a, const std::vector<std::string>& names) {
+std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a,
+                                                const std::vector<std::string>& names) {
   lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
   s.configs = lab::timing::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());

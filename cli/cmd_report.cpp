@@ -38,7 +38,8 @@ int run(const ReportArgs& a) {
     if (!in.found && !a.inputs.empty())
       std::fprintf(stderr, "report: input '%s' not found (named on the page)\n", in.path.c_str());
   if (a.summary)
-    for (const std::string& line : lab::report::report_summary(inputs)) std::printf("%s\n", line.c_str());
+    for (const std::string& line : lab::report::report_summary(inputs))
+      std::printf("%s\n", line.c_str());
   std::printf("report: %s\n", page.c_str());
   return 0;
 }

@@ -124,9 +124,9 @@ void save(const TuneArgs& a, const lab::timing::LabSettings& s, const lab::timin
   std::ofstream out(a.save);
   const std::string why = rep.decided() ? "xqlab tune: best setting"
                                         : "xqlab tune: no setting beat the default";
-  out << lab::timing::params_file_text(a.backend, chosen, why + " (" + s.configs[0].label() + ", " +
-                                                      s.suite_path + ", depth " +
-                                                      std::to_string(s.depth) + ")");
+  out << lab::timing::params_file_text(a.backend, chosen,
+                                       why + " (" + s.configs[0].label() + ", " + s.suite_path +
+                                           ", depth " + std::to_string(s.depth) + ")");
   if (!out) throw UsageError("cannot write --save file '" + a.save + "'");
 }
 

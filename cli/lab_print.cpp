@@ -116,8 +116,8 @@ lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int r
   return s;
 }
 
-lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs, std::size_t hash_mb,
-                              const std::vector<std::string>& params) {
+lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs,
+                                      std::size_t hash_mb, const std::vector<std::string>& params) {
   lab::timing::LabSettings s = lab_settings(suite, depth, runs);
   s.base.hash_mib = hash_mb;
   apply_params(s.base, params);

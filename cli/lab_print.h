@@ -13,8 +13,8 @@ namespace xq::cli {
 // The settings of a time-to-depth run (no configurations yet); the second
 // form also sets the table size and the --param assignments.
 lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs);
-lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs, std::size_t hash_mb,
-                              const std::vector<std::string>& params);
+lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs,
+                                      std::size_t hash_mb, const std::vector<std::string>& params);
 
 void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
                     const std::vector<lab::timing::LabSummary>& rows);

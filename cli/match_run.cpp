@@ -13,7 +13,8 @@ extern "C" void on_match_sigint(int) { g_stop.store(true, std::memory_order_rela
 
 }  // namespace
 
-lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config, const std::string& prefix) {
+lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
+                                               const std::string& prefix) {
   g_stop.store(false);
   const auto previous = std::signal(SIGINT, on_match_sigint);
   lab::games::MatchResult r;

@@ -10,6 +10,7 @@
 namespace xq::cli {
 
 // Progress lines go to stderr, each after `prefix`.
-lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config, const std::string& prefix);
+lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
+                                               const std::string& prefix);
 
 }  // namespace xq::cli

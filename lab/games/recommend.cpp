@@ -120,8 +120,11 @@ Recommendation recommend(const MatchConfig& c, const MatchResult& m,
 
 std::string recommendation_text(const Recommendation& r, const MatchConfig& c, int threads) {
   std::string s = "recommendation for " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") +
-                  " at " + c.tc.text() + (c.sprt ? ", SPRT " + common::sprt_model_name(c.sprt->model) + " [" +
-                  fmt("%g", c.sprt->elo0) + ", " + fmt("%g", c.sprt->elo1) + "]" : "") + "\n";
+                  " at " + c.tc.text() +
+                  (c.sprt ? ", SPRT " + common::sprt_model_name(c.sprt->model) + " [" +
+                                fmt("%g", c.sprt->elo0) + ", " + fmt("%g", c.sprt->elo1) + "]"
+                          : "") +
+                  "\n";
   int rank = 0;
   for (const Candidate& k : r.ranked) {
     s += std::to_string(++rank) + ". " + k.name + ": score " + fmt("%.1f", k.points) + "/" +

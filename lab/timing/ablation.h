@@ -75,7 +75,8 @@ struct AblationSettings {
   std::uint64_t node_limit = 0;  // per search; 0 = none
   int repeat = 1;                // runs per search; time is the median
   // Called after every search (a progress line), when set.
-  std::function<void(const AblationConfig&, const common::SuiteEntry&, const SearchResult&)> on_search;
+  std::function<void(const AblationConfig&, const common::SuiteEntry&, const SearchResult&)>
+      on_search;
 };
 
 // Runs every configuration on every position (backend->clear() before each

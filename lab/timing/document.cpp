@@ -77,8 +77,9 @@ Json lab_summary_json(const LabSettings& s, std::size_t positions,
   return j;
 }
 
-Json lab_document(const common::RunMeta& meta, const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
-                  const std::vector<LabRun>& runs, const std::vector<LabSummary>& rows) {
+Json lab_document(const common::RunMeta& meta, const LabSettings& s,
+                  const std::vector<common::SuiteEntry>& suite, const std::vector<LabRun>& runs,
+                  const std::vector<LabSummary>& rows) {
   Json doc{{"meta", meta}};
   doc.update(lab_summary_json(s, suite.size(), rows));
   const std::vector<Json> positions = position_figures(s, suite, runs);

@@ -24,7 +24,8 @@ Json lab_summary_json(const LabSettings& s, std::size_t positions,
                       const std::vector<LabSummary>& rows);
 
 // The whole document.
-Json lab_document(const common::RunMeta& meta, const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
-                  const std::vector<LabRun>& runs, const std::vector<LabSummary>& rows);
+Json lab_document(const common::RunMeta& meta, const LabSettings& s,
+                  const std::vector<common::SuiteEntry>& suite, const std::vector<LabRun>& runs,
+                  const std::vector<LabSummary>& rows);
 
 }  // namespace xq::lab::timing

@@ -13,7 +13,8 @@ struct Cell {
 
 Json ratio(double num, double den) { return num > 0 && den > 0 ? Json(num / den) : Json(); }
 
-Json position_json(std::size_t index, const common::SuiteEntry& e, const Cell& c, const Cell* ref) {
+Json position_json(std::size_t index, const common::SuiteEntry& e, const Cell& c,
+                   const Cell* ref) {
   const double t = common::median(c.seconds);
   const double lo = c.seconds.empty() ? 0 : *std::min_element(c.seconds.begin(), c.seconds.end());
   const double hi = c.seconds.empty() ? 0 : *std::max_element(c.seconds.begin(), c.seconds.end());
@@ -38,7 +39,8 @@ Json position_json(std::size_t index, const common::SuiteEntry& e, const Cell& c
 
 }  // namespace
 
-std::vector<Json> position_figures(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
+std::vector<Json> position_figures(const LabSettings& s,
+                                   const std::vector<common::SuiteEntry>& suite,
                                    const std::vector<LabRun>& runs) {
   std::vector<std::vector<Cell>> cells(s.configs.size(), std::vector<Cell>(suite.size()));
   // Runs arrive in run order (lab/timing/runner.h), so each cell's vectors are too.

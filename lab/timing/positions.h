@@ -20,7 +20,8 @@
 namespace xq::lab::timing {
 
 // One JSON array per configuration of `s`, in configuration order.
-std::vector<Json> position_figures(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
+std::vector<Json> position_figures(const LabSettings& s,
+                                   const std::vector<common::SuiteEntry>& suite,
                                    const std::vector<LabRun>& runs);
 
 }  // namespace xq::lab::timing

@@ -116,7 +116,8 @@ TuneReport tune_report(const LabSettings& s, std::size_t positions,
     TuneRow row;
     row.params = s.configs[i].params;
     row.seconds = sums[i].seconds;
-    if (i > 0) row.vs_default = common::compare_paired(paired_log_ratios(runs, int(i), 0, positions));
+    if (i > 0)
+      row.vs_default = common::compare_paired(paired_log_ratios(runs, int(i), 0, positions));
     rep.rows.push_back(std::move(row));
   }
   for (std::size_t i = 1; i < rep.rows.size(); ++i) {

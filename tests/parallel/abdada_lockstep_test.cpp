@@ -124,7 +124,8 @@ TEST(AbdadaLockstep, ExactModeKeepsTheSerialValue) {
 // defaults; XQ_TRACE=1 prints every thread's iterations).
 TEST(AbdadaLockstepSlow, SuiteOverhead) {
   const char* suite = std::getenv("XQ_SUITE");
-  const auto entries = lab::common::load_suite(suite ? suite : lab::common::data_dir() + "/middlegames.csv");
+  const auto entries =
+      lab::common::load_suite(suite ? suite : lab::common::data_dir() + "/middlegames.csv");
   const Depth depth = env_int("XQ_DEPTH", 7);
   const auto quantum = std::uint64_t(env_int("XQ_QUANTUM", 256));
   const bool share_root = env_int("XQ_SHARE_ROOT", 1) != 0;

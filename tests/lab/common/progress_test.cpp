@@ -6,9 +6,9 @@
 
 #include "lab/common/progress.h"
 
+namespace xq::lab::common {
 namespace {
 
-using xq::lab::common::Progress;
 
 std::string contents(std::FILE* f) {
   std::fflush(f);
@@ -25,15 +25,15 @@ int count(const std::string& s, const std::string& what) {
 }
 
 TEST(Progress, EtaScalesElapsedByWhatIsLeft) {
-  EXPECT_LT(xq::lab::common::eta_seconds(0, 10, 5), 0);  // no estimate before the first unit
-  EXPECT_DOUBLE_EQ(xq::lab::common::eta_seconds(2, 10, 6), 24);
-  EXPECT_DOUBLE_EQ(xq::lab::common::eta_seconds(10, 10, 6), 0);
-  EXPECT_EQ(xq::lab::common::duration_text(42), "42 s");
-  EXPECT_EQ(xq::lab::common::duration_text(185), "3 min 05 s");
-  EXPECT_EQ(xq::lab::common::duration_text(3720), "1 h 02 min");
-  EXPECT_EQ(xq::lab::common::progress_line("lab", "ybwc/xor/2t", 3, 12, 30),
+  EXPECT_LT(eta_seconds(0, 10, 5), 0);  // no estimate before the first unit
+  EXPECT_DOUBLE_EQ(eta_seconds(2, 10, 6), 24);
+  EXPECT_DOUBLE_EQ(eta_seconds(10, 10, 6), 0);
+  EXPECT_EQ(duration_text(42), "42 s");
+  EXPECT_EQ(duration_text(185), "3 min 05 s");
+  EXPECT_EQ(duration_text(3720), "1 h 02 min");
+  EXPECT_EQ(progress_line("lab", "ybwc/xor/2t", 3, 12, 30),
             "lab: ybwc/xor/2t  [3/12, elapsed 30 s, left 1 min 30 s]");
-  EXPECT_EQ(xq::lab::common::progress_line("lab", "x", 0, 12, 1), "lab: x  [0/12, elapsed 1 s, left ?]");
+  EXPECT_EQ(progress_line("lab", "x", 0, 12, 1), "lab: x  [0/12, elapsed 1 s, left ?]");
 }
 
 TEST(Progress, LinesModeWritesOneLinePerUnit) {
@@ -86,3 +86,4 @@ TEST(Progress, QuietWritesNothing) {
 }
 
 }  // namespace
+}  // namespace xq::lab::common
