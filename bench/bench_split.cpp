@@ -39,7 +39,7 @@
 
 #include "bench/split_fixture.h"
 #include "board/movegen.h"
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "parallel/split/ybwc.h"
 

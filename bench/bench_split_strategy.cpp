@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "bench/split_fixture.h"
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "parallel/split/dts.h"
 #include "parallel/params.h"

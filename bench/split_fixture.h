@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "parallel/backend.h"
 #include "search/hooks.h"
 #include "search/movepick.h"
@@ -36,7 +36,8 @@ inline SplitContext split_context(MovePicker& picker) {
 
 inline std::vector<Position> opening_suite() {
   std::vector<Position> out;
-  for (const lab::SuiteEntry& e : lab::load_suite(lab::default_suite_path())) out.push_back(e.pos);
+  for (const lab::common::SuiteEntry& e : lab::common::load_suite(lab::common::default_suite_path()))
+    out.push_back(e.pos);
   return out;
 }
 

@@ -1,7 +1,7 @@
 // xqlab ablation: nodes and time to depth per search configuration over a
 // position suite, in the shape of the seed thesis's Tables 4.1 (nodes) and
 // 4.2 (time). The configurations and the choices behind them are in
-// lab/ablation.h.
+// lab/timing/ablation.h.
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -11,15 +11,16 @@
 #include "cli/invocation.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/ablation.h"
-#include "lab/meta.h"
-#include "lab/progress.h"
+#include "lab/common/meta.h"
+#include "lab/common/progress.h"
+#include "lab/records/json.h"
+#include "lab/timing/ablation.h"
 
 namespace xq::cli {
 namespace {
 
 struct AblationArgs {
-  std::string suite = lab::default_suite_path(), depths = "4..7", csv;
+  std::string suite = lab::common::default_suite_path(), depths = "4..7", csv;
   std::vector<std::string> configs;
   BackendArgs backend;
   std::uint64_t nodes = 0;
@@ -28,17 +29,17 @@ struct AblationArgs {
   bool json = false, progress = false, quiet = false;
 };
 
-using CellValue = double (*)(const lab::AblationCell&);
+using CellValue = double (*)(const lab::timing::AblationCell&);
 
-void print_table(const std::vector<lab::AblationRow>& rows, const char* title, CellValue value,
+void print_table(const std::vector<lab::timing::AblationRow>& rows, const char* title, CellValue value,
                  const char* fmt) {
   std::printf("\n%s\n%-26s", title, "configuration");
-  for (const lab::AblationCell& c : rows.front().cells)
+  for (const lab::timing::AblationCell& c : rows.front().cells)
     std::printf(" %13s", ("depth " + std::to_string(c.depth)).c_str());
   std::printf("\n");
-  for (const lab::AblationRow& r : rows) {
+  for (const lab::timing::AblationRow& r : rows) {
     std::printf("%-26s", r.config->label.c_str());
-    for (const lab::AblationCell& c : r.cells) {
+    for (const lab::timing::AblationCell& c : r.cells) {
       char buf[32] = "-";
       const double x = value(c);
       if (c.complete() && x > 0) std::snprintf(buf, sizeof buf, fmt, x);
@@ -48,11 +49,11 @@ void print_table(const std::vector<lab::AblationRow>& rows, const char* title, C
   }
 }
 
-void write_csv(std::FILE* out, const std::vector<lab::AblationRow>& rows) {
+void write_csv(std::FILE* out, const std::vector<lab::timing::AblationRow>& rows) {
   std::fprintf(out, "config,label,algorithm,features,depth,positions,avg_nodes,avg_qnodes,avg_ms,"
                "nps,node_reduction_vs_%s\n", rows.front().config->name.c_str());
-  for (const lab::AblationRow& r : rows)
-    for (const lab::AblationCell& c : r.cells) {
+  for (const lab::timing::AblationRow& r : rows)
+    for (const lab::timing::AblationCell& c : r.cells) {
       std::fprintf(out, "%s,\"%s\",%s,\"%s\",%d,", r.config->name.c_str(),
                    r.config->label.c_str(), algorithm_name(r.config->algorithm),
                    r.config->features.to_string().c_str(), c.depth);
@@ -63,44 +64,44 @@ void write_csv(std::FILE* out, const std::vector<lab::AblationRow>& rows) {
     }
 }
 
-void print_text(const AblationArgs& a, const lab::AblationSettings& s, std::size_t positions,
-                const std::vector<lab::AblationRow>& rows) {
+void print_text(const AblationArgs& a, const lab::timing::AblationSettings& s, std::size_t positions,
+                const std::vector<lab::timing::AblationRow>& rows) {
   std::printf("ablation: %zu positions from %s; backend %s, hash %s %zu MiB; "
               "averages per position, iterative deepening from depth 1%s\n",
               positions, a.suite.c_str(), s.backend.c_str(), s.backend_config.hash.c_str(),
               s.backend_config.hash_mib, s.repeat > 1 ? "; time = median of repeats" : "");
-  print_table(rows, "average nodes per position", [](const lab::AblationCell& c) { return c.avg_nodes(); }, "%.0f");
-  print_table(rows, "average milliseconds per position", [](const lab::AblationCell& c) { return c.avg_ms(); }, "%.1f");
+  print_table(rows, "average nodes per position", [](const lab::timing::AblationCell& c) { return c.avg_nodes(); }, "%.0f");
+  print_table(rows, "average milliseconds per position", [](const lab::timing::AblationCell& c) { return c.avg_ms(); }, "%.1f");
   std::printf("\nnode reduction against %s: nodes(%s) / nodes(configuration)",
               rows.front().config->label.c_str(), rows.front().config->label.c_str());
-  print_table(rows, "", [](const lab::AblationCell& c) { return c.node_reduction; }, "%.1fx");
-  print_table(rows, "nodes per second (summed nodes / summed time)", [](const lab::AblationCell& c) { return c.nps(); }, "%.0f");
+  print_table(rows, "", [](const lab::timing::AblationCell& c) { return c.node_reduction; }, "%.1fx");
+  print_table(rows, "nodes per second (summed nodes / summed time)", [](const lab::timing::AblationCell& c) { return c.nps(); }, "%.0f");
   int incomplete = 0;
-  for (const lab::AblationRow& r : rows) incomplete += r.incomplete;
+  for (const lab::timing::AblationRow& r : rows) incomplete += r.incomplete;
   if (incomplete)
     std::printf("\n%d searches hit the node limit; '-' marks depths not reached by every "
                 "position\n", incomplete);
 }
 
 int run(const AblationArgs& a) {
-  lab::AblationSettings s;
-  s.depths = lab::parse_depths(a.depths);
-  std::vector<const lab::AblationConfig*> configs;
-  for (const lab::AblationConfig& c : lab::ablation_configs())
+  lab::timing::AblationSettings s;
+  s.depths = lab::timing::parse_depths(a.depths);
+  std::vector<const lab::timing::AblationConfig*> configs;
+  for (const lab::timing::AblationConfig& c : lab::timing::ablation_configs())
     if (a.configs.empty()) configs.push_back(&c);
-  for (const std::string& name : a.configs) configs.push_back(&lab::find_ablation_config(name));
+  for (const std::string& name : a.configs) configs.push_back(&lab::timing::find_ablation_config(name));
   s.backend = a.backend.backend;
   s.backend_config = backend_config(a.backend);
   s.node_limit = a.nodes;
   s.repeat = a.repeat;
-  std::vector<lab::SuiteEntry> suite = lab::load_suite(a.suite);
+  std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(a.suite);
   if (a.positions) suite.resize(std::min(suite.size(), a.positions));
   // One unit per configuration (all positions, all repeats); --progress adds
   // a line per search.
-  lab::Progress progress("ablation", configs.size(), a.quiet);
+  lab::common::Progress progress("ablation", configs.size(), a.quiet);
   const std::size_t per_config = suite.size() * std::size_t(std::max(1, s.repeat));
   std::size_t searches = 0;
-  s.on_search = [&](const lab::AblationConfig& c, const lab::SuiteEntry& e, const SearchResult& r) {
+  s.on_search = [&](const lab::timing::AblationConfig& c, const lab::common::SuiteEntry& e, const SearchResult& r) {
     if (a.progress) {
       progress.clear();
       std::fprintf(stderr, "%s  %s  depth %d  nodes %llu  %.0f ms%s\n", c.name.c_str(),
@@ -116,15 +117,15 @@ int run(const AblationArgs& a) {
     csv.reset(std::fopen(a.csv.c_str(), "w"));
     if (!csv) throw UsageError("cannot write --csv file '" + a.csv + "'");
   }
-  const std::vector<lab::AblationRow> rows = lab::run_ablation(suite, configs, s);
+  const std::vector<lab::timing::AblationRow> rows = lab::timing::run_ablation(suite, configs, s);
   progress.finish();
   if (csv) write_csv(csv.get(), rows);
   if (!a.json) {
     print_text(a, s, suite.size(), rows);
     return 0;
   }
-  Json j{{"meta", lab::run_meta(invocation())}, {"suite", a.suite}, {"positions", suite.size()}};
-  j.update(lab::backend_json(s.backend, s.backend_config));
+  Json j{{"meta", lab::common::run_meta(invocation())}, {"suite", a.suite}, {"positions", suite.size()}};
+  j.update(lab::records::backend_json(s.backend, s.backend_config));
   j.update(Json{{"repeat", s.repeat}, {"node_limit", s.node_limit}, {"rows", rows}});
   print_json(j);
   return 0;

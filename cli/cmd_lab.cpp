@@ -1,5 +1,5 @@
 // xqlab lab: the laboratory's main job. Compares parallel backends and hash
-// schemes by time to depth on a position suite (lab/runner.h, lab/summary.h
+// schemes by time to depth on a position suite (lab/timing/runner.h, lab/timing/summary.h
 // have the definitions). With no arguments: every registered backend, the xor
 // scheme, 1 and 2 threads, the opening suite, at a depth chosen so the whole
 // run ends in about ten minutes on two cores.
@@ -13,11 +13,11 @@
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/meta.h"
-#include "lab/positions.h"
-#include "lab/progress.h"
-#include "lab/runner.h"
-#include "lab/summary.h"
+#include "lab/common/meta.h"
+#include "lab/common/progress.h"
+#include "lab/timing/document.h"
+#include "lab/timing/runner.h"
+#include "lab/timing/summary.h"
 
 namespace xq::cli {
 namespace {
@@ -31,7 +31,7 @@ constexpr Depth kDefaultDepth = 8;
 constexpr int kDefaultRuns = 3;
 
 struct LabArgs {
-  std::string suite = lab::default_suite_path(), csv, json_file;
+  std::string suite = lab::common::default_suite_path(), csv, json_file;
   std::vector<std::string> backends, hash{"xor"}, params;
   std::vector<int> threads{1, 2};
   int depth = kDefaultDepth, runs = kDefaultRuns;
@@ -39,75 +39,62 @@ struct LabArgs {
   bool json = false, quiet = false;
 };
 
-void print_settings(std::FILE* head, const lab::LabSettings& s, std::size_t positions) {
+void print_settings(std::FILE* head, const lab::timing::LabSettings& s, std::size_t positions) {
   std::fprintf(head, "lab settings: suite %s (%zu positions), depth %d, runs %d, %zu MiB, %zu "
                "configurations:", s.suite_path.c_str(), positions, s.depth, s.runs,
                s.base.hash_mib, s.configs.size());
-  for (const lab::LabConfig& c : s.configs) std::fprintf(head, " %s", c.label().c_str());
+  for (const lab::timing::LabConfig& c : s.configs) std::fprintf(head, " %s", c.label().c_str());
   std::fprintf(head, "\n");
-  if (const std::string note = lab::oversubscription_note(s); !note.empty())
+  if (const std::string note = lab::timing::oversubscription_note(s); !note.empty())
     std::fprintf(head, "%s\n", note.c_str());
   std::fflush(head);
 }
 
-// One document: {"meta", the summary's keys, "results"}, every result with
-// its per-position figures (lab/positions.h).
-Json lab_document(const lab::LabSettings& s, const std::vector<lab::SuiteEntry>& suite,
-                  const std::vector<lab::LabRun>& runs,
-                  const std::vector<lab::LabSummary>& rows) {
-  Json doc{{"meta", lab::run_meta(invocation())}};
-  doc.update(lab_json(s, suite.size(), rows));
-  const std::vector<Json> positions = lab::position_figures(s, suite, runs);
-  for (std::size_t i = 0; i < positions.size(); ++i)
-    doc["results"][i]["positions"] = positions[i];
-  return doc;
-}
-
 void write_json_file(const std::string& path, const Json& doc) {
   std::ofstream out(path);
-  out << lab::dump_line(doc) << "\n";
+  out << lab::common::dump_line(doc) << "\n";
   if (!out.flush()) throw UsageError("cannot write --json-file '" + path + "'");
 }
 
 int run(const LabArgs& a) {
-  lab::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
+  lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   std::vector<std::string> names = a.backends;
   if (names.empty())
     for (const BackendInfo& b : backends()) names.emplace_back(b.name);
-  s.configs = lab::build_configs(names, a.hash, a.threads, [](const std::string& what) {
+  s.configs = lab::timing::build_configs(names, a.hash, a.threads, [](const std::string& what) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
-  const std::vector<lab::SuiteEntry> suite = lab::load_suite(s.suite_path);
+  const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
   if (!a.csv.empty()) {
     csv.reset(std::fopen(a.csv.c_str(), "w"));
     if (!csv) throw UsageError("cannot write --csv file '" + a.csv + "'");
-    std::fprintf(csv.get(), "%s\n", lab::lab_csv_header().c_str());
+    std::fprintf(csv.get(), "%s\n", lab::timing::lab_csv_header().c_str());
   }
   print_settings(a.json ? stderr : stdout, s, suite.size());
   if (!a.json_file.empty()) write_json_file(a.json_file, Json::object());  // fail before work
-  lab::Progress progress("lab", s.configs.size() * std::size_t(s.runs), a.quiet);
-  lab::LabCallbacks cb;
-  cb.on_search = [&](const lab::LabRun& r) {
+  lab::common::Progress progress("lab", s.configs.size() * std::size_t(s.runs), a.quiet);
+  lab::timing::LabCallbacks cb;
+  cb.on_search = [&](const lab::timing::LabRun& r) {
     progress.working("run " + std::to_string(r.run + 1) + "/" + std::to_string(s.runs) + "  " +
                      s.configs[std::size_t(r.config)].label() + "  position " +
                      std::to_string(r.position + 1) + "/" + std::to_string(suite.size()));
     if (!csv) return;
     std::fprintf(csv.get(), "%s\n",
-                 lab::lab_csv_row(s, r, suite[std::size_t(r.position)]).c_str());
+                 lab::timing::lab_csv_row(s, r, suite[std::size_t(r.position)]).c_str());
     std::fflush(csv.get());
   };
-  cb.on_pass = [&](const lab::LabConfig& c, int run, double seconds, double) {
+  cb.on_pass = [&](const lab::timing::LabConfig& c, int run, double seconds, double) {
     char label[160];
     std::snprintf(label, sizeof label, "run %d/%d  %-22s %zu positions  %8.3f s", run + 1, s.runs,
                   c.label().c_str(), suite.size(), seconds);
     progress.done(label);
   };
-  const std::vector<lab::LabRun> runs = lab::run_lab(s, suite, cb);
+  const std::vector<lab::timing::LabRun> runs = lab::timing::run_lab(s, suite, cb);
   progress.finish();
-  const std::vector<lab::LabSummary> rows = lab::summarise(s, suite.size(), runs);
+  const std::vector<lab::timing::LabSummary> rows = lab::timing::summarise(s, suite.size(), runs);
   if (a.json || !a.json_file.empty()) {
-    const Json doc = lab_document(s, suite, runs, rows);
+    const Json doc = lab::timing::lab_document(lab::common::run_meta(invocation()), s, suite, runs, rows);
     if (!a.json_file.empty()) write_json_file(a.json_file, doc);
     if (a.json) print_json(doc);
   }

@@ -1,19 +1,20 @@
-// xqlab list: names what the laboratory can run (lab/catalog.h): hash
+// xqlab list: names what the laboratory can run (parallel/catalog.h): hash
 // schemes, backends, the valid pairs and the backend parameters.
 #include <cstdio>
 #include <memory>
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "lab/catalog.h"
+#include "lab/records/json.h"
+#include "parallel/catalog.h"
 
 namespace xq::cli {
 namespace {
 
-void print_text(const lab::Catalog& c) {
+void print_text(const Catalog& c) {
   for (std::size_t i = 0; i < c.sections.size(); ++i) {
     std::printf("%s%s:\n", i ? "\n" : "", c.sections[i].title.c_str());
-    for (const lab::CatalogItem& item : c.sections[i].items)
+    for (const CatalogItem& item : c.sections[i].items)
       std::printf("  %-12s %s\n", item.name.c_str(), item.summary.c_str());
   }
   std::printf("\nvalid combinations (--backend with --hash):\n");
@@ -26,7 +27,7 @@ void print_text(const lab::Catalog& c) {
   }
   if (!backend.empty()) std::printf("  %-12s %s\n", backend.c_str(), line.c_str());
   std::printf("\nbackend parameters (--param NAME=VALUE):\n");
-  for (const lab::CatalogParam& p : c.params) {
+  for (const CatalogParam& p : c.params) {
     std::string users;
     for (const std::string& b : p.backends) users += (users.empty() ? "" : ",") + b;
     std::printf("  %-22s %-24s default %-8s [%s] %s\n", p.name.c_str(), p.range.c_str(),
@@ -41,7 +42,7 @@ Command add_list(CLI::App& root) {
   CLI::App* app = root.add_subcommand("list", "list hash schemes, backends, valid pairs and parameters");
   app->add_flag("--json", *json, "one JSON object on stdout");
   return {app, [json] {
-            const lab::Catalog c = lab::catalog();
+            const Catalog c = catalog();
             if (*json) print_json(Json(c));
             else print_text(c);
             return 0;

@@ -1,6 +1,6 @@
 // xqlab match: games between engine configurations (in-process xqlab
 // backends or external UCI engines) with pentanomial statistics and an
-// optional SPRT (lab/match.h). One progress line per game pair on stderr; a
+// optional SPRT (lab/games/match.h). One progress line per game pair on stderr; a
 // summary on stdout (text, or one JSON object with --json); results appended
 // to --results game by game, so --resume continues an interrupted match.
 #include <cstdio>
@@ -13,15 +13,15 @@
 #include "cli/match_run.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/match.h"
-#include "lab/meta.h"
+#include "lab/common/meta.h"
+#include "lab/games/match.h"
 
 namespace xq::cli {
 namespace {
 
 struct MatchArgs {
   std::vector<std::string> engines, sprt, resign, draw;
-  std::string tc, openings = lab::default_suite_path(), results, pgn;
+  std::string tc, openings = lab::common::default_suite_path(), results, pgn;
   std::int64_t movetime = 0, margin = 50;
   int games = 10;
   bool resume = false, json = false;
@@ -31,19 +31,19 @@ struct MatchArgs {
 
 namespace {
 
-lab::MatchConfig config_of(const MatchArgs& a) {
-  lab::MatchConfig c;
+lab::games::MatchConfig config_of(const MatchArgs& a) {
+  lab::games::MatchConfig c;
   c.engines = a.engines;
   if (!a.tc.empty() && a.movetime > 0) throw UsageError("give --tc or --movetime, not both");
   if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
-  else c.tc = lab::parse_time_control(a.tc.empty() ? "10+0.1" : a.tc);
+  else c.tc = lab::games::parse_time_control(a.tc.empty() ? "10+0.1" : a.tc);
   c.tc.margin_ms = a.margin;
-  if (!a.resign.empty()) c.adjudication.resign = lab::parse_resign(a.resign);
-  if (!a.draw.empty()) c.adjudication.draw = lab::parse_draw(a.draw);
+  if (!a.resign.empty()) c.adjudication.resign = lab::games::parse_resign(a.resign);
+  if (!a.draw.empty()) c.adjudication.draw = lab::games::parse_draw(a.draw);
   c.openings_path = a.openings;
-  c.openings = lab::load_suite(a.openings);
+  c.openings = lab::common::load_suite(a.openings);
   c.games = a.games;
-  if (!a.sprt.empty()) c.sprt = lab::parse_sprt(a.sprt);
+  if (!a.sprt.empty()) c.sprt = lab::games::parse_sprt(a.sprt);
   c.results_path = a.results;
   c.resume = a.resume;
   c.pgn_path = a.pgn;
@@ -82,10 +82,10 @@ void print_text(const Json& m) {
 }
 
 int run(const MatchArgs& a) {
-  const lab::MatchConfig c = config_of(a);
-  const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
-  const lab::MatchResult r = run_match_until_sigint(c, "");
-  const Json m = lab::match_json(c, r);
+  const lab::games::MatchConfig c = config_of(a);
+  const lab::common::RunMeta meta = lab::common::run_meta(invocation());  // the start of the run
+  const lab::games::MatchResult r = run_match_until_sigint(c, "");
+  const Json m = lab::games::match_json(c, r);
   if (a.json) print_json(Json{{"meta", meta}, {"match", m}});
   else print_text(m);
   if (r.interrupted) throw Interrupted("interrupted; the finished games are in the results file");

@@ -8,11 +8,12 @@
 #include <optional>
 #include <unistd.h>
 
+#include "board/perft_divide.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/perft.h"
-#include "lab/progress.h"
+#include "lab/common/progress.h"
+#include "lab/records/json.h"
 
 namespace xq::cli {
 namespace {
@@ -40,10 +41,11 @@ int run(const PerftArgs& a) {
   // Off a terminal the root-move lines are the progress; on one, an updating
   // line on stderr adds the time left.
   const bool bar = progress && !a.quiet && isatty(fileno(stderr));
-  std::optional<lab::Progress> line;
-  auto on_move = [&](const lab::PerftResult& r) {
+  std::optional<lab::common::Progress> line;
+  auto on_move = [&](const PerftResult& r) {
     if (!progress) return;
-    if (bar && !line) line.emplace("perft", r.root_moves, lab::Progress::Mode::terminal, stderr);
+    if (bar && !line)
+      line.emplace("perft", r.root_moves, lab::common::Progress::Mode::terminal, stderr);
     const auto& [m, n] = r.divide.back();
     if (line) line->clear();
     std::fprintf(out, "%s: %llu\n", move_name(m).c_str(), static_cast<unsigned long long>(n));
@@ -52,7 +54,7 @@ int run(const PerftArgs& a) {
   };
   g_interrupted.store(false);
   const auto previous = std::signal(SIGINT, on_sigint);
-  const lab::PerftResult r = lab::perft_divide(pos, a.depth, g_interrupted, on_move);
+  const PerftResult r = perft_divide(pos, a.depth, g_interrupted, on_move);
   // An interrupted count keeps the flag-only handler until the process ends:
   // a second SIGINT (timeout(1) forwards one to the child and another to its
   // process group; a user presses Ctrl-C twice) must not kill the process

@@ -2,7 +2,7 @@
 // time control. Runs the time-to-depth lab on the candidates (or reads its
 // JSON with --lab-json) and a round-robin SPRT match among them, then prints
 // the ranking with its evidence and says whether it is decided
-// (lab/recommend.h). The defaults finish in a few minutes on two cores.
+// (lab/games/recommend.h). The defaults finish in a few minutes on two cores.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -13,17 +13,18 @@
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
-#include "lab/meta.h"
-#include "lab/recommend.h"
-#include "lab/runner.h"
-#include "lab/summary.h"
+#include "lab/common/meta.h"
+#include "lab/games/recommend.h"
+#include "lab/timing/document.h"
+#include "lab/timing/runner.h"
+#include "lab/timing/summary.h"
 
 namespace xq::cli {
 namespace {
 
 struct RecommendArgs {
   std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
-  std::string hash = "xor", tc, lab_json, openings = lab::default_suite_path(), results;
+  std::string hash = "xor", tc, lab_json, openings = lab::common::default_suite_path(), results;
   int threads = 2, games = 10, lab_depth = 7, lab_runs = 1;
   std::int64_t movetime = 0, margin = 50;
   bool json = false;
@@ -36,23 +37,25 @@ std::vector<std::string> default_candidates(int threads) {
   return out;
 }
 
-std::vector<lab::LabFigures> run_lab_for(const RecommendArgs& a, const std::vector<std::string>& names) {
-  lab::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
-  s.configs = lab::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
+std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a,
+                                                const std::vector<std::string>& names) {
+  lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
+  s.configs = lab::timing::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());
   });
-  const auto suite = lab::load_suite(s.suite_path);
-  lab::LabCallbacks cb;
-  cb.on_pass = [&](const lab::LabConfig& c, int, double seconds, double) {
+  const auto suite = lab::common::load_suite(s.suite_path);
+  lab::timing::LabCallbacks cb;
+  cb.on_pass = [&](const lab::timing::LabConfig& c, int, double seconds, double) {
     std::fprintf(stderr, "recommend: lab %-22s depth %d  %.2f s\n", c.label().c_str(), s.depth, seconds);
   };
-  return lab::lab_figures(lab::summarise(s, suite.size(), lab::run_lab(s, suite, cb)));
+  const auto rows = lab::timing::summarise(s, suite.size(), lab::timing::run_lab(s, suite, cb));
+  return lab::games::lab_figures(lab::timing::lab_summary_json(s, suite.size(), rows));
 }
 
 int run(const RecommendArgs& a) {
   const std::vector<std::string> names = a.candidates.empty() ? default_candidates(a.threads) : a.candidates;
   if (names.size() < 2) throw UsageError("give at least two candidates (--candidates a,b)");
-  lab::MatchConfig c;
+  lab::games::MatchConfig c;
   for (const std::string& n : names)
     c.engines.push_back("xqlab:backend=" + n + ",hash=" + a.hash + ",threads=" + std::to_string(a.threads) +
                         ",name=" + n);
@@ -60,26 +63,26 @@ int run(const RecommendArgs& a) {
   // A game clock by default: a fixed move time is overstepped on a loaded
   // machine often enough to turn the match into a test of time keeping.
   if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
-  else c.tc = lab::parse_time_control(a.tc.empty() ? "1+0.1" : a.tc);
+  else c.tc = lab::games::parse_time_control(a.tc.empty() ? "1+0.1" : a.tc);
   c.tc.margin_ms = a.margin;
-  c.adjudication.resign = lab::ResignRule{};
-  c.adjudication.draw = lab::DrawRule{};
+  c.adjudication.resign = lab::games::ResignRule{};
+  c.adjudication.draw = lab::games::DrawRule{};
   c.openings_path = a.openings;
-  c.openings = lab::load_suite(a.openings);
+  c.openings = lab::common::load_suite(a.openings);
   c.games = a.games;
-  c.sprt = lab::parse_sprt(a.sprt);
+  c.sprt = lab::games::parse_sprt(a.sprt);
   c.results_path = a.results;
   c.resume = !a.results.empty();  // a recommend run continues its own file
   for (const std::string& n : names) check_pair(n, a.hash);
-  const std::vector<lab::LabFigures> lab =
-      a.lab_json.empty() ? run_lab_for(a, names) : lab::read_lab_json(a.lab_json);
-  const lab::RunMeta meta = lab::run_meta(invocation());  // the start of the run
-  const lab::MatchResult m = run_match_until_sigint(c, "recommend: ");
-  const lab::Recommendation r = lab::recommend(c, m, names, a.threads, lab);
+  const std::vector<lab::games::LabFigures> lab =
+      a.lab_json.empty() ? run_lab_for(a, names) : lab::games::read_lab_json(a.lab_json);
+  const lab::common::RunMeta meta = lab::common::run_meta(invocation());  // the start of the run
+  const lab::games::MatchResult m = run_match_until_sigint(c, "recommend: ");
+  const lab::games::Recommendation r = lab::games::recommend(c, m, names, a.threads, lab);
   if (a.json)
-    print_json(Json{{"meta", meta}, {"match", lab::match_json(c, m)},
-                    {"recommendation", lab::recommendation_json(r)}});
-  else std::printf("%s", lab::recommendation_text(r, c, a.threads).c_str());
+    print_json(Json{{"meta", meta}, {"match", lab::games::match_json(c, m)},
+                    {"recommendation", lab::games::recommendation_json(r)}});
+  else std::printf("%s", lab::games::recommendation_text(r, c, a.threads).c_str());
   if (m.interrupted) throw Interrupted("interrupted; the recommendation above covers the games played");
   return 0;
 }

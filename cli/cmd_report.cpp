@@ -1,4 +1,4 @@
-// xqlab report: the HTML page of lab/report.h from the JSON the other
+// xqlab report: the HTML page of lab/report/report.h from the JSON the other
 // commands write. Without inputs it reads the usual names in --out
 // (lab.json, stress.json, ablation.json, match.json); any that is missing is
 // named on the page.
@@ -10,7 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/usage_error.h"
-#include "lab/report.h"
+#include "lab/report/report.h"
 
 namespace xq::cli {
 namespace {
@@ -27,18 +27,19 @@ int run(const ReportArgs& a) {
   if (paths.empty())
     for (const char* name : {"lab.json", "stress.json", "ablation.json", "match.json"})
       paths.push_back((fs::path(a.out) / name).string());
-  const std::vector<lab::ReportInput> inputs = lab::read_report_inputs(paths);
+  const std::vector<lab::report::ReportInput> inputs = lab::report::read_report_inputs(paths);
   std::error_code ec;
   fs::create_directories(a.out, ec);
   const std::string page = (fs::path(a.out) / "report.html").string();
   std::ofstream f(page, std::ios::binary);
-  f << lab::report_html(inputs);
+  f << lab::report::report_html(inputs);
   if (!f.flush()) throw UsageError("cannot write '" + page + "'");
-  for (const lab::ReportInput& in : inputs)
+  for (const lab::report::ReportInput& in : inputs)
     if (!in.found && !a.inputs.empty())
       std::fprintf(stderr, "report: input '%s' not found (named on the page)\n", in.path.c_str());
   if (a.summary)
-    for (const std::string& line : lab::report_summary(inputs)) std::printf("%s\n", line.c_str());
+    for (const std::string& line : lab::report::report_summary(inputs))
+      std::printf("%s\n", line.c_str());
   std::printf("report: %s\n", page.c_str());
   return 0;
 }

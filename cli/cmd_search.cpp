@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "lab/records/json.h"
 #include "search/options.h"
 
 namespace xq::cli {
@@ -61,7 +62,7 @@ SearchOptions search_options(const SearchArgs& a) {
 void print_text(const SearchResult& r, const std::string& backend, const BackendConfig& cfg) {
   const SearchStats& s = r.stats;
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
-  if (lab::no_iteration_completed(r)) {
+  if (lab::records::no_iteration_completed(r)) {
     std::printf("bestmove (none)\nno iteration completed%s\n",
                 r.stopped ? " (stopped by a limit)" : "");
   } else {
@@ -102,7 +103,7 @@ int run(const SearchArgs& a) {
   }
   Json j{{"fen", pos.fen()}};
   j.update(Json(r));
-  j.update(lab::backend_json(a.backend.backend, engine->config()));
+  j.update(lab::records::backend_json(a.backend.backend, engine->config()));
   j.update(Json{{"algo", algorithm_name(opt.algorithm)},
                 {"features", opt.features.to_string()},
                 {"exact", opt.exact}});

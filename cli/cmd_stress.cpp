@@ -22,9 +22,10 @@
 #include "hashing/replacement.h"
 #include "hashing/schemes.h"
 #include "hashing/stress.h"
-#include "lab/meta.h"
-#include "lab/progress.h"
-#include "lab/verdict.h"
+#include "lab/common/meta.h"
+#include "lab/common/progress.h"
+#include "lab/common/verdict.h"
+#include "lab/records/json.h"
 
 namespace xq::cli {
 namespace {
@@ -58,13 +59,13 @@ std::vector<std::string> expand_schemes(const StressArgs& a) {
 // A run is one unit; on a terminal a ticker redraws the elapsed time
 // against the time limit while it lasts.
 template <class Work>
-StressResult with_progress(lab::Progress& progress, const StressArgs& a, const std::string& scheme,
-                           Work work) {
+StressResult with_progress(lab::common::Progress& progress, const StressArgs& a,
+                           const std::string& scheme, Work work) {
   const std::string what = scheme + ", " + std::to_string(a.config.threads) + " threads, " +
-                           "limit " + lab::duration_text(a.config.seconds);
+                           "limit " + lab::common::duration_text(a.config.seconds);
   std::atomic<bool> running{true};
   std::thread ticker;
-  if (progress.mode() == lab::Progress::Mode::terminal)
+  if (progress.mode() == lab::common::Progress::Mode::terminal)
     ticker = std::thread([&] {
       while (running.load(std::memory_order_acquire)) {
         progress.working(what);
@@ -115,7 +116,7 @@ void run_marks(const StressArgs& a, const std::string& scheme, int round) {
     print_marks_text(scheme, a.config, r);
     return;
   }
-  print_json(Json{{"meta", lab::run_meta(invocation())},
+  print_json(Json{{"meta", lab::common::run_meta(invocation())},
                   {"mode", "marks"},
                   {"hash", scheme},
                   {"round", round},
@@ -137,13 +138,13 @@ void print_rounds_text(const std::vector<std::string>& schemes,
   std::printf("\n%-12s %6s %14s %14s %14s\n", "hash", "rounds", "median ops/s", "min ops/s",
               "max ops/s");
   for (std::size_t i = 0; i < schemes.size(); ++i) {
-    const lab::Spread s = lab::spread_of(ops_per_sec[i]);
+    const lab::common::Spread s = lab::common::spread_of(ops_per_sec[i]);
     std::printf("%-12s %6zu %14.0f %14.0f %14.0f\n", schemes[i].c_str(), s.n, s.median, s.min,
                 s.max);
   }
 }
 
-StressResult run_entries(const StressArgs& a, lab::Progress& progress, const std::string& scheme,
+StressResult run_entries(const StressArgs& a, lab::common::Progress& progress, const std::string& scheme,
                          int round) {
   const StressResult r = with_progress(progress, a, scheme, [&] {
     return visit_scheme(scheme, [&](auto tag) {
@@ -155,7 +156,7 @@ StressResult run_entries(const StressArgs& a, lab::Progress& progress, const std
     print_text(scheme, a.config, r);
     return r;
   }
-  Json j{{"meta", lab::run_meta(invocation())},
+  Json j{{"meta", lab::common::run_meta(invocation())},
          {"mode", "entries"},
          {"hash", scheme},
          {"round", round},
@@ -178,7 +179,7 @@ StressResult run_entries(const StressArgs& a, lab::Progress& progress, const std
 int run(StressArgs& a) {
   const std::vector<std::string> schemes = expand_schemes(a);
   if (a.mode != "marks") a.config.replacement = parse_replacement(a.replace);
-  lab::Progress progress("stress", std::size_t(a.rounds) * schemes.size(), a.quiet);
+  lab::common::Progress progress("stress", std::size_t(a.rounds) * schemes.size(), a.quiet);
   std::vector<std::vector<double>> ops_per_sec(schemes.size());
   for (int round = 1; round <= a.rounds; ++round)
     for (std::size_t i = 0; i < schemes.size(); ++i) {

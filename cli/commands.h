@@ -20,10 +20,10 @@ Command add_lab(CLI::App& root);
 Command add_ablation(CLI::App& root);
 Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
 Command add_list(CLI::App& root);
-Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report.h)
-Command add_match(CLI::App& root);      // games between engines (lab/match.h)
-Command add_recommend(CLI::App& root);  // which backend to ship (lab/recommend.h)
-Command add_tune(CLI::App& root);  // split-parameter search (lab/tune.h)
+Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report/report.h)
+Command add_match(CLI::App& root);      // games between engines (lab/games/match.h)
+Command add_recommend(CLI::App& root);  // which backend to ship (lab/games/recommend.h)
+Command add_tune(CLI::App& root);  // split-parameter search (lab/timing/tune.h)
 Command add_engine(CLI::App& root);  // UCI / UCCI / xboard engine (engine/protocol.h)
 
 }  // namespace xq::cli

@@ -1,5 +1,5 @@
 // The command line this process was started with, for the "meta" object of
-// every JSON report (lab/meta.h). main() records it before parsing.
+// every JSON report (lab/common/meta.h). main() records it before parsing.
 #pragma once
 
 #include <string>

@@ -3,10 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <thread>
 
 #include "cli/options.h"
-#include "lab/json.h"
 #include "parallel/params.h"
 
 namespace xq::cli {
@@ -21,18 +19,18 @@ std::string percent(bool known, double share) {
 }
 
 // Where the threads' time went and what the speedup lost to what
-// (lab/summary.h states the decomposition), with the CPU each configuration
+// (lab/timing/summary.h states the decomposition), with the CPU each configuration
 // really got.
-void print_time_shares(const std::vector<lab::LabSummary>& rows) {
+void print_time_shares(const std::vector<lab::timing::LabSummary>& rows) {
   std::printf("\nthread time (summed over threads and runs; '-': not measured by the backend);"
               " loss = share of the thread time p x T lost to idle, sync (lock + copy) and"
               " search overhead,\nso that S = p x (1 - idle - sync - overhead) with summed"
               " times; cpu = CPU got / (wall x threads), median over runs; contested: some run"
-              " got < %.0f%% of the CPU it wanted\n", 100.0 * lab::kContestedShare);
+              " got < %.0f%% of the CPU it wanted\n", 100.0 * lab::timing::kContestedShare);
   std::printf("%-13s %-11s %3s %7s %7s %7s %7s %12s %7s %7s %8s %5s %5s %s\n", "backend", "hash",
               "thr", "search", "idle", "lock", "copy", "wasted", "L.idle", "L.sync", "L.ovhd",
               "cpu", "load", "");
-  for (const lab::LabSummary& r : rows) {
+  for (const lab::timing::LabSummary& r : rows) {
     const double all = r.time_search + r.time_idle + r.time_lock + r.time_copy;
     const bool t = r.timed && all > 0;
     const double load = r.cpu_runs.empty() ? -1 : r.cpu_runs.front().load_average;
@@ -48,10 +46,10 @@ void print_time_shares(const std::vector<lab::LabSummary>& rows) {
 }
 
 // The paired per-run speedups, and for the backends that coordinate through
-// the table, what their busy marks did (lab/summary.h defines both).
-void print_runs_and_marks(const std::vector<lab::LabSummary>& rows) {
+// the table, what their busy marks did (lab/timing/summary.h defines both).
+void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
   bool marks = false;
-  for (const lab::LabSummary& r : rows) marks = marks || r.coordinates();
+  for (const lab::timing::LabSummary& r : rows) marks = marks || r.coordinates();
   std::printf("\npaired S = T(serial) / T of the same run (configurations alternate within a run),"
               " median [min, max] over runs%s\n",
               marks ? "; busy-mark counts per run (median over runs): busy answers, deferred"
@@ -63,7 +61,7 @@ void print_runs_and_marks(const std::vector<lab::LabSummary>& rows) {
     std::printf(" %10s %10s %10s %10s %8s %8s", "busy", "deferred", "pass-1", "reprobes", "lost",
                 "leaks");
   std::printf("\n");
-  for (const lab::LabSummary& r : rows) {
+  for (const lab::timing::LabSummary& r : rows) {
     char paired[64] = "-";
     if (!r.run_speedups.empty())
       std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
@@ -79,8 +77,8 @@ void print_runs_and_marks(const std::vector<lab::LabSummary>& rows) {
 
 }  // namespace
 
-void print_lab_text(const lab::LabSettings& s, std::size_t positions,
-                    const std::vector<lab::LabSummary>& rows) {
+void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
+                    const std::vector<lab::timing::LabSummary>& rows) {
   std::printf("xqlab lab: %zu positions from %s, depth %d, median of %d run%s, %zu MiB table\n",
               positions, s.suite_path.c_str(), s.depth, s.runs, s.runs == 1 ? "" : "s",
               s.base.hash_mib);
@@ -95,7 +93,7 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
   std::printf("%-13s %-11s %3s %9s %8s %6s %5s %12s %6s %10s %6s %9s %9s %6s %17s\n", "backend",
               "hash", "thr", "T (s)", "ms/pos", "S", "E", "nodes", "SO", "nps", "tthit",
               "splits", "aborts", "agree", "S min/med/max");
-  for (const lab::LabSummary& r : rows) {
+  for (const lab::timing::LabSummary& r : rows) {
     std::printf(
         "%-13s %-11s %3d %9.3f %8.1f %6.3f %5.2f %12.0f %6.3f %10.0f %5.1f%% %9.0f %9.0f %5.1f%% "
         "%5.2f/%5.2f/%5.2f\n",
@@ -106,37 +104,21 @@ void print_lab_text(const lab::LabSettings& s, std::size_t positions,
   }
   print_time_shares(rows);
   print_runs_and_marks(rows);
-  const std::string note = lab::oversubscription_note(s);
+  const std::string note = lab::timing::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }
 
-Json lab_json(const lab::LabSettings& s, std::size_t positions,
-              const std::vector<lab::LabSummary>& rows) {
-  const std::string note = lab::oversubscription_note(s);
-  Json j{{"suite", s.suite_path},
-         {"positions", positions},
-         {"depth", s.depth},
-         {"runs", s.runs},
-         {"hash_mb", s.base.hash_mib},
-         {"cores", std::thread::hardware_concurrency()},
-         {"speedup_definition", "ratio of summed times, median over runs"},
-         {"note", note.empty() ? Json() : Json(note)},
-         {"params", lab::backend_json("", s.base)["params"]},
-         {"results", rows}};
-  return j;
-}
-
-lab::LabSettings lab_settings(const std::string& suite, int depth, int runs) {
-  lab::LabSettings s;
+lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs) {
+  lab::timing::LabSettings s;
   s.suite_path = suite;
   s.depth = Depth(depth);
   s.runs = runs;
   return s;
 }
 
-lab::LabSettings lab_settings(const std::string& suite, int depth, int runs, std::size_t hash_mb,
-                              const std::vector<std::string>& params) {
-  lab::LabSettings s = lab_settings(suite, depth, runs);
+lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs,
+                                      std::size_t hash_mb, const std::vector<std::string>& params) {
+  lab::timing::LabSettings s = lab_settings(suite, depth, runs);
   s.base.hash_mib = hash_mb;
   apply_params(s.base, params);
   return s;

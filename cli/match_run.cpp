@@ -13,12 +13,13 @@ extern "C" void on_match_sigint(int) { g_stop.store(true, std::memory_order_rela
 
 }  // namespace
 
-lab::MatchResult run_match_until_sigint(const lab::MatchConfig& config, const std::string& prefix) {
+lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
+                                               const std::string& prefix) {
   g_stop.store(false);
   const auto previous = std::signal(SIGINT, on_match_sigint);
-  lab::MatchResult r;
+  lab::games::MatchResult r;
   try {
-    r = lab::run_match(
+    r = lab::games::run_match(
         config,
         [&prefix](const std::string& line) {
           std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());

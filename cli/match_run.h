@@ -5,11 +5,12 @@
 
 #include <string>
 
-#include "lab/match.h"
+#include "lab/games/match.h"
 
 namespace xq::cli {
 
 // Progress lines go to stderr, each after `prefix`.
-lab::MatchResult run_match_until_sigint(const lab::MatchConfig& config, const std::string& prefix);
+lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
+                                               const std::string& prefix);
 
 }  // namespace xq::cli

@@ -176,7 +176,7 @@ Position parse_position_arg(const std::string& fen) {
 }
 
 void print_json(const Json& j) {
-  std::printf("%s\n", lab::dump_line(j).c_str());
+  std::printf("%s\n", lab::common::dump_line(j).c_str());
   std::fflush(stdout);
 }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "board/position.h"
-#include "lab/json.h"
+#include "lab/common/json.h"
 #include "parallel/backend.h"
 
 namespace xq::cli {

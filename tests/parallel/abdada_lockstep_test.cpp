@@ -9,7 +9,7 @@
 #include <string>
 
 #include "hashing/schemes.h"
-#include "lab/suite.h"
+#include "lab/common/suite.h"
 #include "search/options.h"
 #include "tests/parallel/lockstep.h"
 
@@ -32,8 +32,8 @@ int env_int(const char* name, int fallback) {
   return v ? std::atoi(v) : fallback;
 }
 
-std::vector<lab::SuiteEntry> middlegames() {
-  return lab::load_suite(lab::data_dir() + "/middlegames.csv");
+std::vector<lab::common::SuiteEntry> middlegames() {
+  return lab::common::load_suite(lab::common::data_dir() + "/middlegames.csv");
 }
 
 // A root move that one thread found better must raise the other threads'
@@ -124,7 +124,8 @@ TEST(AbdadaLockstep, ExactModeKeepsTheSerialValue) {
 // defaults; XQ_TRACE=1 prints every thread's iterations).
 TEST(AbdadaLockstepSlow, SuiteOverhead) {
   const char* suite = std::getenv("XQ_SUITE");
-  const auto entries = lab::load_suite(suite ? suite : lab::data_dir() + "/middlegames.csv");
+  const auto entries =
+      lab::common::load_suite(suite ? suite : lab::common::data_dir() + "/middlegames.csv");
   const Depth depth = env_int("XQ_DEPTH", 7);
   const auto quantum = std::uint64_t(env_int("XQ_QUANTUM", 256));
   const bool share_root = env_int("XQ_SHARE_ROOT", 1) != 0;

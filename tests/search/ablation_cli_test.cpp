@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/csv.h"
+#include "lab/common/csv.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -26,7 +26,7 @@ TEST(AblationCli, SmallRunWritesTableAndCsv) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("average nodes per position"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("PVS+TT+ordering+null"), std::string::npos) << r.out;
-  const xq::lab::CsvTable t = xq::lab::read_csv(csv);
+  const xq::lab::common::CsvTable t = xq::lab::common::read_csv(csv);
   ASSERT_EQ(t.rows.size(), 2u * 2u);  // configs x depths
   const std::vector<std::string> head = {"config", "label", "algorithm", "features", "depth"};
   EXPECT_TRUE(std::equal(head.begin(), head.end(), t.header.begin()));

@@ -1,0 +1,65 @@
+// Progress of a long job on stderr. On a terminal: one line redrawn in place
+// (done / total, elapsed, estimated time left, what runs now). Otherwise: one
+// plain line per finished unit, so a log shows how far the job got. Quiet:
+// nothing at all.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace xq::lab::common {
+
+// Seconds left when `done` of `total` equal units took `elapsed` seconds;
+// negative when nothing is done yet (no estimate).
+double eta_seconds(std::size_t done, std::size_t total, double elapsed);
+
+// "12 s", "3 min 05 s", "1 h 02 min".
+std::string duration_text(double seconds);
+
+// "<prefix>: <label>  [done/total, elapsed E, left L]"; left is "?" without
+// an estimate.
+std::string progress_line(std::string_view prefix, std::string_view label, std::size_t done,
+                          std::size_t total, double elapsed);
+
+class Progress {
+ public:
+  enum class Mode { quiet, lines, terminal };
+
+  // Mode from `quiet` and whether `out` is a terminal.
+  Progress(std::string prefix, std::size_t total, bool quiet, std::FILE* out = stderr);
+  Progress(std::string prefix, std::size_t total, Mode mode, std::FILE* out);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  // What runs now (redrawn on a terminal at most ten times a second; nothing
+  // otherwise).
+  void working(std::string_view what);
+  // One more unit finished.
+  void done(std::string_view label);
+  // Ends the updating line (a terminal's cursor goes to a fresh line).
+  void finish();
+  // Erases the updating line so that other output can be written; the next
+  // working() or done() draws it again.
+  void clear();
+
+  Mode mode() const { return mode_; }
+  std::size_t completed() const { return done_; }
+  double elapsed() const;
+
+ private:
+  void draw(std::string_view label);
+
+  std::string prefix_;
+  std::size_t total_ = 0, done_ = 0;
+  Mode mode_;
+  std::FILE* out_;
+  bool drawn_ = false;
+  double last_draw_ = -1;  // elapsed seconds at the last redraw
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace xq::lab::common

@@ -1,0 +1,184 @@
+#include "lab/games/player.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+#include "engine/engine.h"
+#include "lab/games/process.h"
+
+namespace xq::lab::games {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+// "k=v,k=v" -> pairs; throws on an item without '='.
+KeyValues parse_pairs(const std::string& text, const std::string& spec) {
+  KeyValues out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("engine spec '" + spec + "': '" + item + "' is not KEY=VALUE");
+    out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return out;
+}
+
+std::optional<int> score_of(const SearchResult& r) {
+  if (!r.completed || r.depth == 0) return std::nullopt;
+  return r.score;
+}
+
+class XqlabPlayer final : public Player {
+ public:
+  XqlabPlayer(const std::string& spec, const std::string& args) : spec_(spec) {
+    EngineOptions opt;
+    const KeyValues kv = parse_pairs(args, spec);
+    std::string backend = "serial", threads = "1";
+    for (const auto& [k, v] : kv)  // the backend first: a scheme is checked against it
+      if (k == "backend") opt.set("Backend", backend = v);
+    for (const auto& [k, v] : kv) {
+      if (k == "backend") continue;
+      if (k == "name") name_ = v;
+      else if (k == "hash") opt.set("HashScheme", v);
+      else if (k == "threads") opt.set("Threads", threads = v);
+      else if (k == "hash_mb") opt.set("Hash", v);
+      else opt.set(k, v);
+    }
+    if (name_.empty()) name_ = "xqlab-" + backend + "-" + threads + "t";
+    engine_ = std::make_unique<Engine>(opt);
+  }
+  ~XqlabPlayer() override {
+    // A search that never ended cannot be joined: leaving its engine behind
+    // lets the match finish instead of hanging in the destructor.
+    if (stuck_) static_cast<void>(engine_.release());
+  }
+  XqlabPlayer(const XqlabPlayer&) = delete;
+  XqlabPlayer& operator=(const XqlabPlayer&) = delete;
+  const std::string& name() const override { return name_; }
+  const std::string& spec() const override { return spec_; }
+  std::string new_game() override {
+    if (stuck_) return "the engine did not finish its last search";
+    engine_->new_game();
+    return "";
+  }
+  MoveReply think(const MoveRequest& req, Clock::time_point deadline,
+                  std::chrono::milliseconds grace) override;
+
+ private:
+  struct Shared {  // outlives a late callback
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::string move;
+    std::optional<int> score;
+  };
+  std::string spec_, name_;
+  std::unique_ptr<Engine> engine_;
+  bool stuck_ = false;
+};
+
+MoveReply XqlabPlayer::think(const MoveRequest& req, Clock::time_point deadline,
+                             std::chrono::milliseconds grace) {
+  MoveReply reply;
+  if (stuck_) {
+    reply.status = MoveReply::Status::Timeout;
+    reply.detail = "the engine did not finish its last search";
+    return reply;
+  }
+  engine_->set_position(req.fen, req.moves);
+  GoLimits limits;
+  if (req.movetime_ms > 0) limits.movetime_ms = req.movetime_ms;
+  else {
+    limits.red = GameClock{req.red_ms, req.inc_ms, 0};
+    limits.black = GameClock{req.black_ms, req.inc_ms, 0};
+  }
+  auto shared = std::make_shared<Shared>();
+  SearchCallbacks cb;
+  cb.on_iteration = [shared](const SearchResult& r) {
+    std::lock_guard lock(shared->m);
+    shared->score = score_of(r);
+  };
+  cb.on_bestmove = [shared](const SearchResult& r) {
+    std::lock_guard lock(shared->m);
+    shared->move = r.best_move ? move_name(r.best_move) : "(none)";
+    shared->done = true;
+    shared->cv.notify_all();
+  };
+  const auto start = Clock::now();
+  engine_->go(limits, cb);
+  std::unique_lock lock(shared->m);
+  if (!shared->cv.wait_until(lock, deadline, [&] { return shared->done; })) {
+    lock.unlock();
+    engine_->stop();
+    lock.lock();
+    shared->cv.wait_until(lock, deadline + grace, [&] { return shared->done; });
+  }
+  reply.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  reply.score_cp = shared->score;
+  if (!shared->done) {
+    stuck_ = true;  // the engine's thread is still inside the search
+    reply.status = MoveReply::Status::Timeout;
+    reply.detail = "no best move " + std::to_string(grace.count()) + " ms after the deadline";
+  } else {
+    reply.move = shared->move;
+  }
+  return reply;
+}
+
+}  // namespace
+
+std::unique_ptr<Player> make_uci_player(const std::string& spec, const std::string& args,
+                                        std::chrono::milliseconds handshake);
+
+std::unique_ptr<Player> make_player(const std::string& spec, std::chrono::milliseconds handshake) {
+  if (spec == "xqlab") return std::make_unique<XqlabPlayer>(spec, "");
+  if (spec.rfind("xqlab:", 0) == 0) return std::make_unique<XqlabPlayer>(spec, spec.substr(6));
+  if (spec.rfind("uci:", 0) == 0) return make_uci_player(spec, spec.substr(4), handshake);
+  throw std::invalid_argument("engine spec '" + spec +
+                              "' must start with 'xqlab' or 'uci:' (xqlab:backend=ybwc,threads=2 "
+                              "or uci:/usr/games/fairy-stockfish)");
+}
+
+namespace {
+
+// file letter + rank number; returns false unless the rank is in range.
+bool split_square(const std::string& s, std::size_t& pos, char& file, int& rank, int lo, int hi) {
+  if (pos >= s.size() || s[pos] < 'a' || s[pos] > 'i') return false;
+  file = s[pos++];
+  std::size_t digits = 0;
+  rank = 0;
+  while (pos < s.size() && digits < 2 && s[pos] >= '0' && s[pos] <= '9') {
+    rank = rank * 10 + (s[pos++] - '0');
+    ++digits;
+  }
+  return digits > 0 && rank >= lo && rank <= hi;
+}
+
+std::string shift_ranks(const std::string& m, int lo, int hi, int delta) {
+  std::size_t pos = 0;
+  char f1, f2;
+  int r1, r2;
+  if (!split_square(m, pos, f1, r1, lo, hi) || !split_square(m, pos, f2, r2, lo, hi) ||
+      pos != m.size())
+    return "";
+  std::string out(1, f1);
+  out += std::to_string(r1 + delta);
+  out += f2;
+  out += std::to_string(r2 + delta);
+  return out;
+}
+
+}  // namespace
+
+std::string ranks_from_one(const std::string& iccs) { return shift_ranks(iccs, 0, 9, 1); }
+std::string ranks_from_zero(const std::string& one_based) {
+  return shift_ranks(one_based, 1, 10, -1);
+}
+
+}  // namespace xq::lab::games

@@ -1,0 +1,74 @@
+// The players of a match: an in-process xqlab engine (engine/engine.h) or an
+// external UCI engine run as a child process. A player only answers "your
+// move"; the game loop (lab/games/game.h) checks legality and the clock.
+//
+// Specs:
+//   xqlab[:key=value,...]   keys: backend, hash (the scheme), threads,
+//                           hash_mb, name, and any engine option by its name
+//                           (backend parameters, "Move Overhead", ...)
+//   uci:COMMAND[,key=value,...]  COMMAND is split on spaces into program and
+//                           arguments; keys: name, ranks (0 or 1: how the
+//                           engine numbers ranks, 1 meaning 1-10 as
+//                           Fairy-Stockfish does; default 1 when the engine
+//                           offers UCI_Variant, else 0), and any UCI option
+//                           (sent as "setoption name KEY value VALUE").
+// An engine offering the UCI_Variant option is set to "xiangqi".
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "board/types.h"
+
+namespace xq::lab::games {
+
+// What the side to move is asked: the position (a FEN and the moves after
+// it, in the project's ICCS coordinates) and the clocks.
+struct MoveRequest {
+  std::string fen;
+  std::vector<std::string> moves;
+  Color side = Color::Red;
+  std::int64_t movetime_ms = 0;  // > 0: fixed time per move, clocks unused
+  std::int64_t red_ms = 0, black_ms = 0, inc_ms = 0;
+};
+
+struct MoveReply {
+  enum class Status { Move, Timeout, Crashed };
+  Status status = Status::Move;
+  std::string move;               // ICCS, as the engine sent it (converted)
+  std::optional<int> score_cp;    // the last score reported, side to move's view
+  double seconds = 0;             // from "go" to the best move
+  std::string detail;             // why, when not a move
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  virtual const std::string& name() const = 0;
+  virtual const std::string& spec() const = 0;
+  // Prepares a new game (restarting a crashed external engine). Returns ""
+  // or why the engine cannot play.
+  virtual std::string new_game() = 0;
+  // Asks for a move; the player gives up waiting `grace` after `deadline`
+  // (it has then asked the engine to stop) and reports a Timeout.
+  virtual MoveReply think(const MoveRequest& request,
+                          std::chrono::steady_clock::time_point deadline,
+                          std::chrono::milliseconds grace) = 0;
+};
+
+// Throws std::invalid_argument for a malformed spec, an unknown key or a bad
+// option value, or an external engine that cannot be started or does not
+// complete the UCI handshake within `handshake`.
+std::unique_ptr<Player> make_player(const std::string& spec,
+                                    std::chrono::milliseconds handshake = std::chrono::seconds(10));
+
+// "h10e10" <-> "h9e9": ranks numbered from 1 (Fairy-Stockfish) or from 0.
+// Return "" for text that is not a move in the given numbering.
+std::string ranks_from_one(const std::string& iccs);
+std::string ranks_from_zero(const std::string& one_based);
+
+}  // namespace xq::lab::games

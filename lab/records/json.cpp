@@ -1,0 +1,124 @@
+#include "lab/records/json.h"
+
+#include "parallel/params.h"
+
+namespace xq {
+
+void to_json(Json& j, const SearchStats& s) {
+  const auto u = [](std::uint64_t v) { return v; };
+  j = Json{{"nodes", u(s.nodes)},
+           {"qnodes", u(s.qnodes)},
+           {"tt_probes", u(s.tt_probes)},
+           {"tt_hits", u(s.tt_hits)},
+           {"tt_cutoffs", u(s.tt_cutoffs)},
+           {"tt_torn", u(s.tt_torn)},
+           {"bad_tt_moves", u(s.bad_tt_moves)},
+           {"tt_rejected", u(s.tt_rejected)},
+           {"fail_highs", u(s.fail_highs)},
+           {"first_move_cutoff_rate", s.first_move_cutoff_rate()},
+           {"null_tries", u(s.null_tries)},
+           {"null_cutoffs", u(s.null_cutoffs)},
+           {"splits", u(s.splits)},
+           {"joins", u(s.joins)},
+           {"aborts", u(s.aborts)},
+           {"nested_joins", u(s.nested_joins)},
+           {"master_joins", u(s.master_joins)},
+           {"idle_seconds", double(s.idle_seconds)},
+           {"search_seconds", double(s.search_seconds)},
+           {"lock_seconds", double(s.lock_seconds)},
+           {"copy_seconds", double(s.copy_seconds)},
+           {"wasted_nodes", u(s.wasted_nodes)},
+           {"busy_answers", u(s.busy_answers)},
+           {"deferrals", u(s.deferrals)},
+           {"deferred_searches", u(s.deferred_searches)},
+           {"cutoff_reprobes", u(s.cutoff_reprobes)},
+           {"root_retests", u(s.root_retests)},
+           {"mark_underflows", u(s.mark_underflows)},
+           {"mark_leaks", u(s.mark_leaks)},
+           {"gratuitous_splits", u(s.gratuitous_splits)},
+           {"late_joins", u(s.late_joins)},
+           {"predicted_all", u(s.predicted_all)},
+           {"predicted_cut", u(s.predicted_cut)},
+           {"prediction_held", u(s.prediction_held)}};
+}
+
+void to_json(Json& j, const SearchResult& r) {
+  const bool none = lab::records::no_iteration_completed(r);
+  j = Json::object();
+  j["bestmove"] = none ? Json() : Json(move_name(r.best_move));
+  j["score"] = none ? Json() : Json(int(r.score));
+  const auto mate = r.mate();
+  j["mate"] = none || !mate ? Json() : Json(*mate);
+  j["depth"] = none ? 0 : int(r.depth);
+  Json pv = Json::array();
+  if (!none)
+    for (Move m : r.pv) pv.push_back(move_name(m));
+  j["pv"] = pv;
+  j["seconds"] = r.seconds;
+  j["nps"] = r.nps();
+  j["stopped"] = r.stopped;
+  j.update(Json(r.stats));
+}
+
+void to_json(Json& j, const StressResult& r) {
+  j = Json{{"entries", r.entries},
+           {"seconds", r.seconds},
+           {"ops", r.ops},
+           {"ops_per_sec", r.ops_per_sec()},
+           {"probes", r.probes},
+           {"stores", r.stores},
+           {"hits", r.hits},
+           {"torn_detected", r.torn_detected},
+           {"corrupt_accepted", r.corrupt_accepted},
+           {"corrupt_per_million_hits",
+            r.hits ? 1e6 * double(r.corrupt_accepted) / double(r.hits) : 0.0}};
+}
+
+void to_json(Json& j, const PerftResult& r) {
+  Json divide = Json::object();
+  for (const auto& [m, n] : r.divide) divide[move_name(m)] = n;
+  j = Json{{"fen", r.fen},         {"depth", r.depth},     {"nodes", r.nodes},
+           {"seconds", r.seconds}, {"nps", r.nps()},       {"root_moves", r.root_moves},
+           {"divide", divide},     {"interrupted", r.interrupted}};
+}
+
+void to_json(Json& j, const Catalog& c) {
+  j = Json::object();
+  for (const CatalogSection& s : c.sections) {
+    Json names = Json::array();
+    for (const CatalogItem& i : s.items) names.push_back(i.name);
+    j[s.key] = names;
+  }
+  Json pairs = Json::array();
+  for (const auto& [b, s] : c.pairs) pairs.push_back(Json::array({b, s}));
+  j["pairs"] = pairs;
+  Json params = Json::array();
+  for (const CatalogParam& p : c.params)
+    params.push_back(Json{{"name", p.name},
+                          {"range", p.range},
+                          {"default", p.default_value},
+                          {"backends", p.backends},
+                          {"summary", p.summary}});
+  j["params"] = params;
+}
+
+}  // namespace xq
+
+namespace xq::lab::records {
+
+bool no_iteration_completed(const SearchResult& r) { return !r.completed; }
+
+Json backend_json(std::string_view backend, const BackendConfig& c) {
+  Json params = Json::object();
+  for (const BackendParam& p : backend_params()) {
+    if (p.enumerated()) params[std::string(p.name)] = p.value_text(c);
+    else params[std::string(p.name)] = p.get(c);
+  }
+  return Json{{"backend", std::string(backend)},
+              {"hash", c.hash},
+              {"threads", c.threads},
+              {"hash_mb", c.hash_mib},
+              {"params", params}};
+}
+
+}  // namespace xq::lab::records

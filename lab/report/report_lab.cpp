@@ -1,0 +1,192 @@
+// The lab's charts: speedup and efficiency against threads, search overhead,
+// NPS, where the threads' time went, per-position speedups.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "lab/report/charts.h"
+#include "lab/report/report_parts.h"
+#include "lab/report/svg.h"
+
+namespace xq::lab::report {
+namespace {
+
+std::string label(const Json& r) {
+  return str(r, "backend") + "/" + str(r, "hash") + "/" + str(r, "threads") + "t";
+}
+
+bool is_reference(const Json& r) { return str(r, "backend") == "serial"; }
+
+// The serial row of the same scheme: every ratio is against it.
+const Json* reference_of(const Json& results, const Json& r) {
+  for (const Json& x : results)
+    if (is_reference(x) && str(x, "hash") == str(r, "hash")) return &x;
+  return nullptr;
+}
+
+// Speedups of each run (summed time of the reference's median over the
+// run's summed time); empty without per-run figures.
+std::vector<double> run_speedups(const Json& r, const Json* ref) {
+  std::vector<double> total;
+  if (!ref || !r.contains("positions")) return total;
+  for (const Json& p : r["positions"]) {
+    if (!p.contains("run_seconds") || !p["run_seconds"].is_array()) return {};
+    const Json& runs = p["run_seconds"];
+    total.resize(std::max(total.size(), runs.size()), 0.0);
+    for (std::size_t k = 0; k < runs.size(); ++k)
+      total[k] += runs[k].is_number() ? runs[k].get<double>() : chart::kNone;
+  }
+  const double t_ref = num(*ref, "seconds");
+  for (double& t : total) t = t > 0 ? t_ref / t : chart::kNone;
+  return total;
+}
+
+// One line per backend x scheme (the serial reference is 1 by definition).
+std::vector<chart::Series> thread_series(const Json& results, bool efficiency) {
+  std::map<std::string, chart::Series> by_name;
+  std::vector<std::string> order;
+  for (const Json& r : results) {
+    if (is_reference(r)) continue;
+    const std::string name = str(r, "backend") + "/" + str(r, "hash");
+    if (!by_name.count(name)) order.push_back(name);
+    chart::Series& s = by_name[name];
+    s.name = name;
+    const double t = num(r, "threads"), div = efficiency ? t : 1.0;
+    chart::Point p{t, num(r, "speedup") / div, num(r, "speedup_min") / div,
+                   num(r, "speedup_max") / div};
+    const std::vector<double> runs = run_speedups(r, reference_of(results, r));
+    if (runs.size() > 1) {
+      p.inner_lo = *std::min_element(runs.begin(), runs.end()) / div;
+      p.inner_hi = *std::max_element(runs.begin(), runs.end()) / div;
+    }
+    s.points.push_back(p);
+  }
+  std::vector<chart::Series> out;
+  for (const std::string& n : order) {
+    chart::Series s = by_name[n];
+    std::sort(s.points.begin(), s.points.end(),
+              [](const chart::Point& a, const chart::Point& b) { return a.x < b.x; });
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string scaling_figure(const Json& doc, int n, bool efficiency) {
+  const Json& results = doc["results"];
+  chart::LineChart c;
+  const std::string what = efficiency ? "efficiency" : "speedup";
+  c.t = {id_for(what, n), what + " against threads", "threads",
+         efficiency ? "efficiency (speedup / threads)" : "speedup (serial time / time)"};
+  c.series = thread_series(results, efficiency);
+  c.integer_x = true;
+  if (efficiency) c.refs.push_back({1.0, "ideal"});
+  else c.ideal_diagonal = true;
+  Table t{{"configuration", what, "per-position min", "per-position max", "per-run min",
+           "per-run max"}, {}};
+  for (const chart::Series& s : c.series)
+    for (const chart::Point& p : s.points)
+      t.rows.push_back({s.name + "/" + svg::table_number(p.x) + "t", cell(p.y), cell(p.lo),
+                        cell(p.hi), cell(p.inner_lo), cell(p.inner_hi)});
+  if (c.series.empty())
+    return missing(what + " against threads: no parallel configuration in this lab input");
+  return figure(c.t.id, c.t.title, chart::line_chart(c), doc, t,
+                "Thin whiskers: the spread of per-position speedups (min to max); thick bars: "
+                "the spread over runs. The serial reference is 1 by definition.");
+}
+
+std::string per_config_bars(const Json& doc, int n, const char* key, const std::string& id,
+                            const std::string& heading, const std::string& y, double ref) {
+  chart::BarChart c;
+  c.t = {id_for(id, n), heading, "configuration", y};
+  c.series = {heading};
+  c.values.resize(1);
+  Table t{{"configuration", y}, {}};
+  for (const Json& r : doc["results"]) {
+    c.categories.push_back(label(r));
+    c.values[0].push_back(num(r, key));
+    t.rows.push_back({label(r), cell(num(r, key))});
+  }
+  if (ref > 0) c.refs.push_back({ref, "serial = " + svg::short_number(ref)});
+  return figure(c.t.id, heading, chart::bar_chart(c), doc, t);
+}
+
+std::string time_figure(const Json& doc, int n) {
+  static const char* const kParts[] = {"search", "idle", "lock", "copy"};
+  chart::BarChart c;
+  c.t = {id_for("time-shares", n), "where the threads' time went", "configuration",
+         "share of thread time (%)"};
+  c.series.assign(std::begin(kParts), std::end(kParts));
+  c.values.resize(4);
+  c.stacked = true;
+  Table t{{"configuration", "search s", "idle s", "lock s", "copy s", "wasted nodes"}, {}};
+  for (const Json& r : doc["results"]) {
+    if (is_reference(r) || !r.contains("time") || !r["time"].is_object()) continue;
+    const Json& tm = r["time"];
+    double sum = 0;
+    for (const char* p : kParts)
+      if (!std::isnan(num(tm, p))) sum += num(tm, p);
+    c.categories.push_back(label(r));
+    std::vector<std::string> row{label(r)};
+    for (std::size_t i = 0; i < 4; ++i) {
+      const double v = num(tm, kParts[i]);
+      c.values[i].push_back(sum > 0 && !std::isnan(v) ? 100.0 * v / sum : v);
+      row.push_back(cell(v));
+    }
+    row.push_back(cell(num(r, "wasted_nodes")));
+    t.rows.push_back(row);
+  }
+  if (c.categories.empty())
+    return missing("Where the threads' time went (search, idle, lock, copy): not measured in "
+                   "this lab input (no \"time\" in its results).");
+  return figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t,
+                "Shares of the seconds summed over threads and runs; n/a marks a part the "
+                "backend does not measure.");
+}
+
+std::string positions_figure(const Json& doc, int n) {
+  chart::StripChart c;
+  c.t = {id_for("positions", n), "per-position speedups", "configuration",
+         "speedup on one position (serial time / time)"};
+  c.refs.push_back({1.0, "serial = 1"});
+  Table t{{"configuration"}, {}};
+  std::size_t most = 0;
+  for (const Json& r : doc["results"]) {
+    if (is_reference(r) || !r.contains("positions")) continue;
+    c.categories.push_back(label(r));
+    std::vector<double> v;
+    for (const Json& p : r["positions"]) v.push_back(num(p, "speedup"));
+    most = std::max(most, v.size());
+    std::vector<std::string> row{label(r)};
+    for (double x : v) row.push_back(cell(x, 3));
+    t.rows.push_back(row);
+    c.values.push_back(std::move(v));
+  }
+  if (c.categories.empty())
+    return missing("Per-position speedups: not in this lab input (no \"positions\" in its "
+                   "results; written by xqlab lab --json-file).");
+  for (std::size_t i = 0; i < most; ++i) t.head.push_back("#" + std::to_string(i + 1));
+  return figure(c.t.id, c.t.title, chart::strip_chart(c), doc, t,
+                "One dot per position (median over runs); the bar is the median. Positions in "
+                "the order of the suite.");
+}
+
+}  // namespace
+
+std::string lab_section(const Json& doc, int n) {
+  std::string h = "<section class=\"lab\">\n<h2>Lab: " + svg::escape(str(doc, "suite")) +
+                  ", depth " +
+                  svg::escape(str(doc, "depth")) + ", " + svg::escape(str(doc, "runs")) +
+                  " runs, " + svg::escape(str(doc, "positions")) + " positions</h2>\n";
+  if (!doc.contains("results") || !doc["results"].is_array() || doc["results"].empty())
+    return h + missing("This lab input has no results.") + "</section>\n";
+  h += scaling_figure(doc, n, false);
+  h += scaling_figure(doc, n, true);
+  h += per_config_bars(doc, n, "search_overhead", "overhead", "search overhead",
+                       "nodes / serial nodes", 1.0);
+  h += per_config_bars(doc, n, "nps", "nps", "nodes per second", "nodes per second", 0);
+  h += time_figure(doc, n);
+  h += positions_figure(doc, n);
+  return h + "</section>\n";
+}
+
+}  // namespace xq::lab::report

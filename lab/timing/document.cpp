@@ -1,0 +1,91 @@
+#include "lab/timing/document.h"
+
+#include <string>
+#include <thread>
+
+#include "lab/records/json.h"
+#include "lab/timing/positions.h"
+
+namespace xq::lab::timing {
+
+void to_json(Json& j, const LabSummary& r) {
+  j = Json{{"backend", r.config.backend},
+           {"hash", r.config.hash},
+           {"threads", r.config.threads},
+           {"seconds", r.seconds},
+           {"ms_per_position", r.ms_per_position},
+           {"speedup", r.speedup},
+           {"efficiency", r.efficiency},
+           {"nodes", r.nodes},
+           {"search_overhead", r.overhead},
+           {"nps", r.nps},
+           {"tt_hits", r.tt_hits},
+           {"tt_hit_rate", r.tt_hit_rate},
+           {"splits", r.splits},
+           {"joins", r.joins},
+           {"aborts", r.aborts},
+           {"bestmove_agreement", r.agreement},
+           {"speedup_min", r.spread_min},
+           {"speedup_median", r.spread_median},
+           {"speedup_max", r.spread_max}};
+  // Absent, not zero, when the backend does not account its threads' time.
+  if (r.timed) {
+    j["time"] = Json{
+        {"search", r.time_search}, {"idle", r.time_idle}, {"lock", r.time_lock}, {"copy", r.time_copy}};
+    j["wasted_nodes"] = r.wasted_nodes;
+  }
+  if (r.has_loss)
+    j["loss"] = Json{{"idle", r.loss_idle}, {"sync", r.loss_sync}, {"overhead", r.loss_overhead}};
+  j["paired_speedup"] = r.run_speedups.empty()
+                            ? Json()
+                            : Json{{"median", r.paired_median},
+                                   {"min", r.paired_min},
+                                   {"max", r.paired_max},
+                                   {"runs", r.run_speedups}};
+  j["coordination"] = Json{{"busy_answers", r.busy_answers},
+                           {"deferrals", r.deferrals},
+                           {"deferred_searches", r.deferred_searches},
+                           {"cutoff_reprobes", r.cutoff_reprobes},
+                           {"mark_underflows", r.mark_underflows},
+                           {"mark_leaks", r.mark_leaks}};
+  Json runs = Json::array();
+  for (const RunCpu& c : r.cpu_runs)
+    runs.push_back(Json{{"run", c.run},
+                        {"seconds", c.seconds},
+                        {"cpu_seconds", c.cpu_seconds},
+                        {"cpu_share", c.cpu_share},
+                        {"load_average", c.load_average < 0 ? Json() : Json(c.load_average)},
+                        {"contested", c.contested}});
+  j["runs"] = runs;
+  j["cpu_share"] = r.cpu_share;
+  j["contested"] = r.contested;
+}
+
+Json lab_summary_json(const LabSettings& s, std::size_t positions,
+                      const std::vector<LabSummary>& rows) {
+  const std::string note = oversubscription_note(s);
+  Json j{{"suite", s.suite_path},
+         {"positions", positions},
+         {"depth", s.depth},
+         {"runs", s.runs},
+         {"hash_mb", s.base.hash_mib},
+         {"cores", std::thread::hardware_concurrency()},
+         {"speedup_definition", "ratio of summed times, median over runs"},
+         {"note", note.empty() ? Json() : Json(note)},
+         {"params", records::backend_json("", s.base)["params"]},
+         {"results", rows}};
+  return j;
+}
+
+Json lab_document(const common::RunMeta& meta, const LabSettings& s,
+                  const std::vector<common::SuiteEntry>& suite, const std::vector<LabRun>& runs,
+                  const std::vector<LabSummary>& rows) {
+  Json doc{{"meta", meta}};
+  doc.update(lab_summary_json(s, suite.size(), rows));
+  const std::vector<Json> positions = position_figures(s, suite, runs);
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    doc["results"][i]["positions"] = positions[i];
+  return doc;
+}
+
+}  // namespace xq::lab::timing

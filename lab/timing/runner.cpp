@@ -1,0 +1,195 @@
+#include "lab/timing/runner.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+
+#include "hashing/schemes.h"
+#include "lab/timing/summary.h"
+#include "parallel/params.h"
+
+namespace xq::lab::timing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// User + system CPU seconds of every thread of this process so far.
+double process_cpu_seconds() {
+  rusage u{};
+  if (getrusage(RUSAGE_SELF, &u) != 0) return 0;
+  const auto sec = [](const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
+double load_average_now() {
+  double load[1];
+  return getloadavg(load, 1) == 1 ? load[0] : -1.0;
+}
+
+// Quotes a CSV field when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+void check_names(const std::vector<std::string>& backends, const std::vector<std::string>& schemes) {
+  for (const std::string& h : schemes) visit_scheme(h, [](auto) { return 0; });
+  for (const std::string& b : backends) {
+    const BackendInfo& info = find_backend(b);
+    if (std::none_of(schemes.begin(), schemes.end(),
+                     [&](const std::string& h) { return info.supports(h); }))
+      throw std::invalid_argument("backend '" + b + "' can use none of the requested hash schemes");
+  }
+}
+
+}  // namespace
+
+std::string LabConfig::label() const {
+  std::string s = backend + "/" + hash + "/" + std::to_string(threads) + "t";
+  for (const std::string& p : params) s += " " + p;
+  return s;
+}
+
+std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
+                                     const std::vector<std::string>& schemes,
+                                     const std::vector<int>& threads,
+                                     const std::function<void(const std::string&)>& skipped) {
+  check_names(backends, schemes);
+  std::vector<LabConfig> out;
+  for (const std::string& h : schemes) out.push_back({"serial", h, 1, {}});
+  for (const std::string& b : backends) {
+    if (b == "serial") continue;  // one thread only: its reference is already there
+    for (const std::string& h : schemes) {
+      if (!find_backend(b).supports(h)) {
+        if (skipped) skipped(b + " with " + h + " (not a valid pair)");
+        continue;
+      }
+      for (int t : threads) out.push_back({b, h, t, {}});
+    }
+  }
+  return out;
+}
+
+std::vector<int> reference_configs(const std::vector<LabConfig>& configs) {
+  std::vector<int> ref(configs.size(), -1);
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    for (std::size_t j = 0; j < configs.size() && ref[i] < 0; ++j)
+      if (configs[j].backend == "serial" && configs[j].threads == 1 &&
+          configs[j].hash == configs[i].hash)
+        ref[i] = int(j);
+  return ref;
+}
+
+std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
+                            const LabCallbacks& cb) {
+  std::vector<LabRun> out;
+  out.reserve(s.configs.size() * suite.size() * std::size_t(s.runs));
+  // Best move of each reference configuration's first run, per position.
+  std::vector<std::vector<Move>> reference(s.configs.size(), std::vector<Move>(suite.size()));
+  const std::vector<int> reference_of = reference_configs(s.configs);
+  SearchOptions options;
+  options.limits.depth = s.depth;
+  const Clock::time_point start = Clock::now();
+  Observer silent;
+  for (int run = 0; run < s.runs; ++run) {
+    std::vector<double> total(s.configs.size(), 0.0);
+    for (std::size_t p = 0; p < suite.size(); ++p) {
+      // Every configuration searches this position before the next one, in
+      // an order that reverses from one position to the next (A B C, C B A),
+      // so a configuration and its serial reference are timed seconds apart
+      // and a machine whose speed drifts over minutes favours none of them.
+      for (std::size_t k = 0; k < s.configs.size(); ++k) {
+        const std::size_t ci = p % 2 == 0 ? k : s.configs.size() - 1 - k;
+        const LabConfig& c = s.configs[ci];
+        BackendConfig bc = s.base;
+        bc.hash = c.hash;
+        bc.threads = c.threads;
+        for (const std::string& param : c.params) set_param(bc, param);
+        // Built for every search (outside the timed part): no idle helper
+        // thread of one configuration competes with another's search, and
+        // every search starts from a fresh table.
+        const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
+        LabRun r;
+        r.config = int(ci);
+        r.run = run;
+        r.position = int(p);
+        r.load_average = load_average_now();
+        const double cpu0 = process_cpu_seconds();
+        const Clock::time_point t0 = Clock::now();
+        r.result = backend->search(suite[p].pos, options, silent);
+        r.seconds = since(t0);
+        r.cpu_seconds = process_cpu_seconds() - cpu0;
+        total[ci] += r.seconds;
+        const int ref = reference_of[ci];
+        if (ref == int(ci) && run == 0) reference[ci][p] = r.result.best_move;
+        out.push_back(std::move(r));
+      }
+      // The agreement with the reference's first-run move, once that exists.
+      for (std::size_t k = out.size() - s.configs.size(); k < out.size(); ++k) {
+        LabRun& r = out[k];
+        const int ref = reference_of[std::size_t(r.config)];
+        if (ref >= 0) r.agrees = r.result.best_move == reference[std::size_t(ref)][p];
+        if (cb.on_search) cb.on_search(r);
+      }
+    }
+    for (std::size_t ci = 0; ci < s.configs.size(); ++ci)
+      if (cb.on_pass) cb.on_pass(s.configs[ci], run, total[ci], since(start));
+  }
+  return out;
+}
+
+std::string lab_csv_header() {
+  return "run,backend,hash,threads,position,name,depth,seconds,nodes,qnodes,nps,tt_probes,"
+         "tt_hits,tt_cutoffs,tt_torn,bad_tt_moves,splits,joins,aborts,idle_seconds,bestmove,"
+         "score,agrees,search_seconds,lock_seconds,copy_seconds,wasted_nodes,cpu_seconds,"
+         "cpu_share,load_average,contested,busy_answers,deferrals,deferred_searches,"
+         "cutoff_reprobes,mark_underflows,mark_leaks";
+}
+
+namespace {
+
+// The time-accounting, CPU and shared-table coordination columns of a CSV row.
+std::string cpu_fields(const LabRun& r, int threads) {
+  const SearchStats& st = r.result.stats;
+  auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  char buf[384];
+  std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%llu,%.6f,%.4f,%.2f,%d,%llu,%llu,%llu,%llu,%llu,%llu",
+                double(st.search_seconds), double(st.lock_seconds), double(st.copy_seconds),
+                u(st.wasted_nodes), r.cpu_seconds, cpu_share(r.cpu_seconds, r.seconds, threads),
+                r.load_average, contested(r.cpu_seconds, r.seconds, threads, st.idle_seconds) ? 1 : 0,
+                u(st.busy_answers), u(st.deferrals), u(st.deferred_searches), u(st.cutoff_reprobes),
+                u(st.mark_underflows), u(st.mark_leaks));
+  return buf;
+}
+
+}  // namespace
+
+std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::SuiteEntry& e) {
+  const LabConfig& c = s.configs[std::size_t(r.config)];
+  const SearchStats& st = r.result.stats;
+  auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "%.6f,%llu,%llu,%.0f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.6f,", r.seconds,
+                u(st.nodes), u(st.qnodes), r.seconds > 0 ? double(st.nodes) / r.seconds : 0.0,
+                u(st.tt_probes), u(st.tt_hits), u(st.tt_cutoffs), u(st.tt_torn),
+                u(st.bad_tt_moves), u(st.splits), u(st.joins), u(st.aborts),
+                double(st.idle_seconds));
+  return std::to_string(r.run + 1) + "," + c.backend + "," + c.hash + "," +
+         std::to_string(c.threads) + "," + std::to_string(r.position + 1) + "," +
+         csv_field(e.name) + "," + std::to_string(s.depth) + "," + buf +
+         move_name(r.result.best_move) + "," + std::to_string(r.result.score) + "," +
+         (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads);
+}
+
+}  // namespace xq::lab::timing

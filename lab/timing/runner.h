@@ -1,0 +1,85 @@
+// The time-to-depth runner behind `xqlab lab`: every configuration (backend x
+// hash scheme x thread count) on a position suite, repeated, interleaved
+// position by position: in each run, every configuration searches a position
+// before any searches the next (in an order reversed at every other
+// position), so the times a ratio compares were taken seconds apart, not
+// minutes, on a machine whose speed may drift. A fresh backend and table for
+// every search. The report over the runs is in lab/timing/summary.h.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lab/common/suite.h"
+#include "parallel/backend.h"
+#include "search/result.h"
+
+namespace xq::lab::timing {
+
+struct LabConfig {
+  std::string backend;
+  std::string hash;
+  int threads = 1;
+  // "NAME=VALUE" backend parameters applied over LabSettings::base (the
+  // settings `xqlab tune` compares); empty for the lab's configurations.
+  std::vector<std::string> params;
+  std::string label() const;  // "ybwc/xor/2t", then " NAME=VALUE..." when params are given
+};
+
+struct LabSettings {
+  std::string suite_path;
+  std::vector<LabConfig> configs;  // references (serial, 1 thread) first
+  Depth depth = 7;
+  int runs = 3;
+  // Table size, replacement and backend parameters; hash and threads come
+  // from each configuration.
+  BackendConfig base;
+};
+
+// The configurations: the serial reference (1 thread) of every scheme first,
+// then each backend x scheme x thread count it can run (invalid pairs are
+// reported through `skipped`). Throws std::invalid_argument for an unknown
+// backend or scheme, or a backend that can use none of the schemes.
+std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
+                                     const std::vector<std::string>& schemes,
+                                     const std::vector<int>& threads,
+                                     const std::function<void(const std::string&)>& skipped);
+
+// The config index of each configuration's serial reference (-1 when none).
+std::vector<int> reference_configs(const std::vector<LabConfig>& configs);
+
+// One search of one position by one configuration in one run.
+struct LabRun {
+  int config = 0;  // index into LabSettings::configs
+  int run = 0;
+  int position = 0;  // index into the suite
+  double seconds = 0;  // wall time of Backend::search
+  // CPU time the process got during the search (getrusage(RUSAGE_SELF):
+  // user + system, every thread), and the 1-minute load average when it
+  // started (-1: unknown). Against seconds x threads they tell whether the
+  // search had the cores it was given (lab/timing/summary.h, contested()).
+  double cpu_seconds = 0;
+  double load_average = -1;
+  SearchResult result;
+  bool agrees = true;  // best move equals the serial reference's (run 0)
+};
+
+struct LabCallbacks {
+  std::function<void(const LabRun&)> on_search;  // after every search (see below)
+  // At the end of every run, for each configuration: the run's summed time
+  // and the elapsed time since the start. on_search comes once every
+  // configuration has searched the position (the agreement needs the
+  // reference's move).
+  std::function<void(const LabConfig&, int run, double seconds, double elapsed)> on_pass;
+};
+
+std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
+                            const LabCallbacks& callbacks);
+
+// The raw per-search CSV: a header and one line per run (no line breaks).
+std::string lab_csv_header();
+std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::SuiteEntry& e);
+
+}  // namespace xq::lab::timing

@@ -1,0 +1,190 @@
+#include "lab/timing/summary.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "lab/common/stats.h"
+
+namespace xq::lab::timing {
+namespace {
+
+// Per configuration: sums over positions for each run, and times per position
+// for each run.
+struct Sums {
+  std::vector<double> seconds, nodes, tt_hits, tt_probes, splits, joins, aborts;
+  std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
+  std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
+  double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
+  std::vector<std::vector<double>> position_seconds;  // [position][run]
+  int agree = 0, searches = 0;
+};
+
+// The search counters summed per run, and where each goes.
+struct CounterSum {
+  std::vector<double> Sums::*sum;
+  SearchStats::Counter SearchStats::*counter;
+};
+const CounterSum kCounterSums[] = {
+    {&Sums::nodes, &SearchStats::nodes},          {&Sums::tt_hits, &SearchStats::tt_hits},
+    {&Sums::tt_probes, &SearchStats::tt_probes},  {&Sums::splits, &SearchStats::splits},
+    {&Sums::joins, &SearchStats::joins},          {&Sums::aborts, &SearchStats::aborts},
+    {&Sums::wasted, &SearchStats::wasted_nodes},  {&Sums::busy, &SearchStats::busy_answers},
+    {&Sums::deferrals, &SearchStats::deferrals},  {&Sums::deferred, &SearchStats::deferred_searches},
+    {&Sums::reprobes, &SearchStats::cutoff_reprobes},
+    {&Sums::underflows, &SearchStats::mark_underflows},
+    {&Sums::leaks, &SearchStats::mark_leaks}};
+
+std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
+                          const std::vector<LabRun>& runs) {
+  std::vector<Sums> sums(s.configs.size());
+  for (Sums& x : sums) {
+    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load}) v->assign(std::size_t(s.runs), 0.0);
+    for (const CounterSum& c : kCounterSums) (x.*c.sum).assign(std::size_t(s.runs), 0.0);
+    x.position_seconds.assign(positions, {});
+  }
+  for (const LabRun& r : runs) {
+    Sums& x = sums[std::size_t(r.config)];
+    const std::size_t k = std::size_t(r.run);
+    const SearchStats& st = r.result.stats;
+    x.seconds[k] += r.seconds;
+    for (const CounterSum& c : kCounterSums) (x.*c.sum)[k] += double(st.*c.counter);
+    x.cpu[k] += r.cpu_seconds;
+    x.idle[k] += st.idle_seconds;
+    x.load[k] += r.load_average;
+    x.search += st.search_seconds;
+    x.idle_all += st.idle_seconds;
+    x.lock += st.lock_seconds;
+    x.copy += st.copy_seconds;
+    x.position_seconds[std::size_t(r.position)].push_back(r.seconds);
+    x.agree += r.agrees;
+    ++x.searches;
+  }
+  return sums;
+}
+
+void own_times(LabSummary& o, const Sums& x) {
+  o.timed = x.search > 0;
+  o.time_search = x.search;
+  o.time_idle = x.idle_all;
+  o.time_lock = x.lock;
+  o.time_copy = x.copy;
+  o.wasted_nodes = common::median(x.wasted);
+  const int searches_per_run = x.searches / std::max<int>(1, int(x.seconds.size()));
+  std::vector<double> shares;
+  for (std::size_t k = 0; k < x.seconds.size(); ++k) {
+    RunCpu c;
+    c.run = int(k) + 1;
+    c.seconds = x.seconds[k];
+    c.cpu_seconds = x.cpu[k];
+    c.cpu_share = cpu_share(c.cpu_seconds, c.seconds, o.config.threads);
+    c.load_average = searches_per_run > 0 ? x.load[k] / searches_per_run : -1;
+    c.contested = contested(c.cpu_seconds, c.seconds, o.config.threads, x.idle[k]);
+    o.contested = o.contested || c.contested;
+    shares.push_back(c.cpu_share);
+    o.cpu_runs.push_back(c);
+  }
+  o.cpu_share = common::median(shares);
+}
+
+// The speedup-loss decomposition of summary.h, from times summed over runs.
+void loss(LabSummary& o, const Sums& x, const Sums& rx) {
+  double wall = 0, serial = 0;
+  for (double t : x.seconds) wall += t;
+  for (double t : rx.seconds) serial += t;
+  const double thread_time = wall * o.config.threads;
+  if (!o.timed || thread_time <= 0 || serial <= 0) return;
+  o.has_loss = true;
+  o.loss_idle = o.time_idle / thread_time;
+  o.loss_sync = (o.time_lock + o.time_copy) / thread_time;
+  o.loss_overhead = 1.0 - serial / thread_time - o.loss_idle - o.loss_sync;
+}
+
+LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
+  LabSummary o;
+  o.config = c;
+  o.reference = reference;
+  o.seconds = common::median(x.seconds);
+  o.nodes = common::median(x.nodes);
+  o.nps = o.seconds > 0 ? o.nodes / o.seconds : 0;
+  o.tt_hits = common::median(x.tt_hits);
+  const double probes = common::median(x.tt_probes);
+  o.tt_hit_rate = probes > 0 ? o.tt_hits / probes : 0;
+  o.splits = common::median(x.splits);
+  o.joins = common::median(x.joins);
+  o.aborts = common::median(x.aborts);
+  o.busy_answers = common::median(x.busy);
+  o.deferrals = common::median(x.deferrals);
+  o.deferred_searches = common::median(x.deferred);
+  o.cutoff_reprobes = common::median(x.reprobes);
+  o.mark_underflows = common::median(x.underflows);
+  o.mark_leaks = common::median(x.leaks);
+  o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
+  std::vector<double> per_position;
+  for (const auto& t : x.position_seconds) per_position.push_back(common::median(t));
+  o.ms_per_position = 1000.0 * common::median(per_position);
+  own_times(o, x);
+  return o;
+}
+
+void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx) {
+  o.speedup = o.seconds > 0 ? ref.seconds / o.seconds : 0;
+  o.efficiency = o.speedup / o.config.threads;
+  o.overhead = ref.nodes > 0 ? o.nodes / ref.nodes : 0;
+  for (std::size_t k = 0; k < x.seconds.size() && k < rx.seconds.size(); ++k)
+    if (x.seconds[k] > 0) o.run_speedups.push_back(rx.seconds[k] / x.seconds[k]);
+  if (!o.run_speedups.empty()) {
+    o.paired_median = common::median(o.run_speedups);
+    o.paired_min = *std::min_element(o.run_speedups.begin(), o.run_speedups.end());
+    o.paired_max = *std::max_element(o.run_speedups.begin(), o.run_speedups.end());
+  }
+  std::vector<double> spread;
+  for (std::size_t p = 0; p < x.position_seconds.size(); ++p) {
+    const double t = common::median(x.position_seconds[p]);
+    if (t > 0) spread.push_back(common::median(rx.position_seconds[p]) / t);
+  }
+  if (spread.empty()) return;
+  o.spread_min = *std::min_element(spread.begin(), spread.end());
+  o.spread_max = *std::max_element(spread.begin(), spread.end());
+  o.spread_median = common::median(spread);
+}
+
+unsigned cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+}  // namespace
+
+std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
+                                  const std::vector<LabRun>& runs) {
+  const std::vector<Sums> sums = collect(s, positions, runs);
+  const std::vector<int> refs = reference_configs(s.configs);
+  std::vector<LabSummary> out;
+  for (std::size_t i = 0; i < s.configs.size(); ++i)
+    out.push_back(own_figures(s.configs[i], refs[i], sums[i]));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int ref = out[i].reference;
+    if (ref < 0) continue;
+    ratios(out[i], out[std::size_t(ref)], sums[i], sums[std::size_t(ref)]);
+    if (ref != int(i)) loss(out[i], sums[i], sums[std::size_t(ref)]);
+  }
+  return out;
+}
+
+double cpu_share(double cpu_seconds, double wall_seconds, int threads) {
+  const double offered = wall_seconds * threads;
+  return offered > 0 ? cpu_seconds / offered : 0.0;
+}
+
+bool contested(double cpu_seconds, double wall_seconds, int threads, double idle_seconds) {
+  if (threads > int(cores()) || wall_seconds <= 0) return false;
+  const double wanted = std::max(wall_seconds, wall_seconds * threads - idle_seconds);
+  return cpu_seconds < kContestedShare * wanted;
+}
+
+std::string oversubscription_note(const LabSettings& s) {
+  for (const LabConfig& c : s.configs)
+    if (c.threads > int(cores()))
+      return "note: thread counts above " + std::to_string(cores()) +
+             " cores measure overhead, not speed";
+  return "";
+}
+
+}  // namespace xq::lab::timing

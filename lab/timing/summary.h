@@ -1,0 +1,99 @@
+// The lab's report over the runs of lab/timing/runner.h, in the shape of the seed
+// thesis's Tables 4.3 (time, speedup, efficiency) and 4.4 (nodes, search
+// overhead, TT hits). Definitions (DESIGN.md §5), all against the serial
+// backend at one thread with the same hash scheme:
+//  * T(c)  = median over runs of the time summed over the suite's positions;
+//  * S(c)  = T(serial) / T(c): a ratio of summed times, so long positions
+//            weigh more than short ones; the per-position spread (median time
+//            per position, min/median/max of the per-position speedups) is
+//            reported beside it;
+//  * E(c)  = S(c) / threads;  SO(c) = nodes(c) / nodes(serial), nodes being
+//            the median over runs of the summed node counts;
+//  * agreement = share of (position, run) searches whose best move equals
+//            the serial backend's first-run best move;
+//  * paired S = T_k(serial) / T_k(c) for each run k: the runner interleaves
+//            the configurations position by position, so each position's
+//            two times were taken seconds apart, while S compares medians
+//            that may come from different runs. On a machine whose speed
+//            drifts between runs the paired figures are the steadier ones;
+//            their median, min and max are reported beside S.
+// Where the time goes (split backends, which account their threads' time,
+// parallel/split_timing.h): over all runs and positions, the thread time
+// p x sum(T) is search + idle + lock + copy. With E' = sum(T_serial) /
+// (p x sum(T)) (E from summed rather than median times):
+//     1 - E' = idle / (p sum T) + (lock + copy) / (p sum T) + overhead,
+// so S' = p x (1 - loss.idle - loss.sync - loss.overhead), where overhead is
+// the rest: thread time spent searching beyond the serial search's time
+// (more nodes, and slower nodes). The quantities Hyatt's DTS paper and
+// Crafty's SMP statistics report.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "lab/timing/runner.h"
+
+namespace xq::lab::timing {
+
+// CPU the process got against what it asked for. cpu_share = cpu / (wall x
+// threads). A search wanted wall x threads minus the idle time its backend
+// measured (an idle helper may sleep), at least one thread's wall time; it is
+// contested when it got less than kContestedShare of that, at thread counts
+// the machine's cores can serve (above them every run is short by design).
+inline constexpr double kContestedShare = 0.9;
+double cpu_share(double cpu_seconds, double wall_seconds, int threads);
+bool contested(double cpu_seconds, double wall_seconds, int threads, double idle_seconds);
+
+// One run (pass over the suite) of one configuration: summed wall and CPU
+// time, the mean load average at its searches' starts.
+struct RunCpu {
+  int run = 0;
+  double seconds = 0, cpu_seconds = 0, cpu_share = 0, load_average = -1;
+  bool contested = false;
+};
+
+struct LabSummary {
+  LabConfig config;
+  int reference = -1;  // config index of its serial reference
+  double seconds = 0;  // T: median over runs of the summed time
+  double ms_per_position = 0;  // median over positions of the median time
+  double speedup = 0, efficiency = 0;
+  double spread_min = 0, spread_median = 0, spread_max = 0;  // per-position S
+  double nodes = 0, overhead = 0, nps = 0;
+  double tt_hits = 0, tt_hit_rate = 0;
+  double splits = 0, joins = 0, aborts = 0;
+  double agreement = 0;  // percent
+  // Paired per-run speedups (above), in run order; empty without a reference.
+  std::vector<double> run_speedups;
+  double paired_median = 0, paired_min = 0, paired_max = 0;
+  // Shared-table coordination (abdada, abdada-simple; zero elsewhere):
+  // median over runs of the counts summed over positions. Busy answers to
+  // exclusive probes, moves deferred to the second pass and searched there,
+  // table re-probes made because a move was deferred, busy-mark releases
+  // that found the count at zero (lost updates) and marks left set when a
+  // search ended (leaks).
+  double busy_answers = 0, deferrals = 0, deferred_searches = 0, cutoff_reprobes = 0;
+  double mark_underflows = 0, mark_leaks = 0;
+  bool coordinates() const { return busy_answers + deferrals + cutoff_reprobes > 0; }
+  // Thread time in seconds, summed over threads, positions and runs; timed
+  // when the backend accounts it.
+  bool timed = false;
+  double time_search = 0, time_idle = 0, time_lock = 0, time_copy = 0;
+  double wasted_nodes = 0;  // median over runs of the summed count
+  // Speedup-loss shares of the thread time (above); has_loss when timed and
+  // a serial reference exists.
+  bool has_loss = false;
+  double loss_idle = 0, loss_sync = 0, loss_overhead = 0;
+  std::vector<RunCpu> cpu_runs;
+  double cpu_share = 0;   // median over runs
+  bool contested = false;  // some run was
+};
+
+std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
+                                  const std::vector<LabRun>& runs);
+
+// The note on thread counts above the machine's cores ("" when none is).
+std::string oversubscription_note(const LabSettings& s);
+
+}  // namespace xq::lab::timing

@@ -1,0 +1,37 @@
+#include "parallel/catalog.h"
+
+#include "hashing/schemes.h"
+#include "parallel/backend.h"
+#include "parallel/params.h"
+
+namespace xq {
+
+Catalog catalog() {
+  Catalog c;
+  CatalogSection hash{"hash", "hash schemes (--hash)", {}};
+  for (std::string_view name : kSchemeNames)
+    hash.items.push_back({std::string(name), std::string(scheme_summary(name))});
+  // Kept apart so that a script iterating "hash" never runs fault injection.
+  CatalogSection test_hash{"test_hash",
+                           "test only: fault injection (tests build backends with these)", {}};
+  for (std::string_view name : kTestSchemeNames)
+    test_hash.items.push_back({std::string(name), std::string(scheme_summary(name))});
+  CatalogSection back{"backends", "parallel backends (--backend)", {}};
+  for (const BackendInfo& b : backends())
+    back.items.push_back({std::string(b.name), std::string(b.summary) + " [default hash: " +
+                                                   std::string(b.default_hash) + "]"});
+  c.sections = {hash, test_hash, back};
+  for (const BackendInfo& b : backends())
+    for (std::string_view scheme : kSchemeNames)
+      if (b.supports(scheme)) c.pairs.emplace_back(std::string(b.name), std::string(scheme));
+  const BackendConfig defaults;
+  for (const BackendParam& p : backend_params()) {
+    CatalogParam cp{std::string(p.name), std::string(p.summary), p.range_text(),
+                    p.value_text(defaults), {}};
+    for (std::string_view b : p.backends) cp.backends.emplace_back(b);
+    c.params.push_back(std::move(cp));
+  }
+  return c;
+}
+
+}  // namespace xq

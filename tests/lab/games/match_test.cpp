@@ -1,0 +1,285 @@
+// Players, forfeits and the match runner (lab/games/player.h, lab/games/game.h,
+// lab/games/match.h), with fake external engines written as shell scripts.
+#include "lab/games/match.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "lab/games/player.h"
+#include "tests/support/run_xqlab.h"
+
+namespace xq::lab::games {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "xqlab_match_" + std::to_string(::getpid()) + "_" + name;
+}
+
+// A UCI engine that answers the handshake and does `on_go` for every "go".
+std::string fake_engine(const std::string& name, const std::string& on_go) {
+  const std::string path = temp_path(name + ".sh");
+  std::ofstream(path) << "#!/bin/sh\n"
+                         "while read line; do\n"
+                         "  case \"$line\" in\n"
+                         "    uci) echo 'id name " << name << "'; echo uciok;;\n"
+                         "    isready) echo readyok;;\n"
+                         "    go*) " << on_go << ";;\n"
+                         "    quit) exit 0;;\n"
+                         "  esac\n"
+                         "done\n";
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+// Openings with no capture possible and 110 plies already without one: every
+// game ends after 10 plies, a draw by the no-capture limit.
+std::string short_suite() {
+  const std::string path = temp_path("short.csv");
+  std::ofstream(path) << "name,fen\n"
+                         "advisors,4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 110 60\n"
+                         "advisors black,3k5/4a4/9/9/9/9/9/9/4A4/4K4 b - - 110 60\n";
+  return path;
+}
+
+TimeControl fast() {
+  TimeControl tc;
+  tc.movetime_ms = 20;
+  tc.margin_ms = 200;
+  tc.grace_ms = 300;
+  return tc;
+}
+
+TEST(MatchPlayers, RanksConvertBetweenNumberings) {
+  EXPECT_EQ(ranks_from_one("h2e2"), "h3e3");
+  EXPECT_EQ(ranks_from_one("a9a8"), "a10a9");
+  EXPECT_EQ(ranks_from_zero("a10a9"), "a9a8");
+  EXPECT_EQ(ranks_from_zero("h3e3"), "h2e2");
+  for (const char* bad : {"", "a0a1", "j1a1", "a11a1", "a1", "a1a2x"})
+    EXPECT_EQ(ranks_from_zero(bad), "") << bad;
+  EXPECT_EQ(ranks_from_one("a10a1"), "");
+}
+
+TEST(MatchPlayers, BadSpecsAreRefused) {
+  for (const char* bad : {"stockfish", "xqlab:threads=0", "xqlab:backend=nope", "xqlab:nonsense=1",
+                          "xqlab:threads", "uci:", "uci:/nonexistent/engine"})
+    EXPECT_THROW(make_player(bad, 2s), std::invalid_argument) << bad;
+}
+
+// One game between a fake engine (red or black) and the built-in engine.
+struct FakeGame {
+  std::unique_ptr<Player> fake;
+  GameRecord g;
+};
+FakeGame play_fake(const std::string& name, const std::string& on_go, bool fake_is_red,
+                   const TimeControl& tc = fast()) {
+  FakeGame r{make_player("uci:" + fake_engine(name, on_go), 2s), {}};
+  const auto good = make_player("xqlab", 2s);
+  Position start;
+  r.g = fake_is_red ? play_game(*r.fake, *good, "start", start, tc, {})
+                    : play_game(*good, *r.fake, "start", start, tc, {});
+  return r;
+}
+
+// Red's fake engine plays a0a9 (the rook through its own pawn): it forfeits.
+TEST(MatchForfeits, IllegalMoveLoses) {
+  const GameRecord g = play_fake("illegal", "echo 'bestmove a0a9'", true).g;
+  EXPECT_EQ(g.result, GameResult::BlackWins);
+  EXPECT_NE(g.reason.find("illegal move 'a0a9'"), std::string::npos) << g.reason;
+  EXPECT_NE(g.reason.find("illegal (red) forfeits"), std::string::npos) << g.reason;
+  EXPECT_TRUE(g.moves.empty());
+}
+
+// An engine that never answers "go": the game is lost after the deadline and
+// the grace period (about 0.5 s here), the engine is killed and restarted
+// for the next game.
+TEST(MatchForfeits, HangLosesAndTheEngineIsRestarted) {
+  const auto [hang, g] = play_fake("hang", "true", false);
+  EXPECT_EQ(g.result, GameResult::RedWins);
+  EXPECT_NE(g.reason.find("hang (black) forfeits: hangs"), std::string::npos) << g.reason;
+  EXPECT_EQ(g.moves.size(), 1u);
+  EXPECT_EQ(hang->new_game(), "");  // restarted after the kill
+}
+
+TEST(MatchForfeits, CrashLoses) {
+  const GameRecord g = play_fake("crash", "exit 3", true).g;
+  EXPECT_EQ(g.result, GameResult::BlackWins);
+  EXPECT_NE(g.reason.find("crashed (exit status 3)"), std::string::npos) << g.reason;
+}
+
+TEST(MatchForfeits, LateMoveLosesOnTime) {
+  TimeControl tc = fast();
+  tc.margin_ms = 50;
+  tc.grace_ms = 1000;
+  const GameRecord g = play_fake("late", "sleep 0.3; echo 'bestmove h2e2'", true, tc).g;
+  EXPECT_EQ(g.result, GameResult::BlackWins);
+  EXPECT_NE(g.reason.find("loses on time"), std::string::npos) << g.reason;
+}
+
+MatchConfig short_match(const std::string& results, int games) {
+  MatchConfig c;
+  c.engines = {"xqlab:name=one", "xqlab:name=two,hash_mb=2"};
+  c.tc = fast();
+  c.openings_path = short_suite();
+  c.openings = common::load_suite(c.openings_path);
+  c.games = games;
+  c.results_path = results;
+  c.sprt = common::SprtParams{};
+  return c;
+}
+
+int count_lines_in(const std::string& path) {
+  std::ifstream in(path);
+  int n = 0;
+  for (std::string l; std::getline(in, l);) ++n;
+  return n;
+}
+
+// Two games, then the same match resumed to four: the file grows by two
+// games, the first two are not replayed, and the trace has both pairs.
+TEST(MatchRunner, ResumeAppendsTheMissingGames) {
+  const std::string results = temp_path("resume.jsonl");
+  std::remove(results.c_str());
+  int progress = 0;
+  MatchConfig c = short_match(results, 2);
+  MatchResult first = run_match(c, [&](const std::string&) { ++progress; }, nullptr);
+  EXPECT_EQ(first.games, 2);
+  EXPECT_EQ(progress, 1);
+  EXPECT_EQ(count_lines_in(results), 3);  // header + 2 games
+  EXPECT_THROW(run_match(c, nullptr, nullptr), std::invalid_argument);  // exists, no --resume
+  c.games = 4;
+  c.resume = true;
+  const MatchResult second = run_match(c, [&](const std::string&) { ++progress; }, nullptr);
+  EXPECT_EQ(second.games, 4);
+  EXPECT_EQ(progress, 2);
+  EXPECT_EQ(count_lines_in(results), 5);
+  ASSERT_EQ(second.pairings.size(), 1u);
+  EXPECT_EQ(second.pairings[0].scores.size(), 4u);
+  EXPECT_EQ(second.pairings[0].llr_by_games.size(), 2u);
+  const Json j = match_json(c, second);
+  EXPECT_EQ(j["games"], 4);
+  // Every game is drawn by the no-capture limit unless an engine overstepped
+  // its time on a loaded machine (200 ms margin), which the count shows.
+  const int forfeits = second.pairings[0].forfeits;
+  EXPECT_EQ(j["pairings"][0]["forfeits"], forfeits);
+  EXPECT_EQ(j["pairings"][0]["draws"].get<int>() + forfeits, 4);
+  if (forfeits == 0) {
+    EXPECT_EQ(j["pairings"][0]["penta"], Json::array({0, 0, 2, 0, 0}));
+  }
+  // Every move's time is in the file and in the clock use, resumed games
+  // included; a fixed time per move has no clock.
+  std::ifstream in(results);
+  std::size_t moves = 0;
+  int games = 0;
+  for (std::string l; std::getline(in, l);) {
+    const Json g = Json::parse(l);
+    if (g.contains("header")) continue;
+    ++games;
+    moves += g.at("moves").size();
+    EXPECT_EQ(g.at("move_ms").size(), g.at("moves").size());
+    EXPECT_EQ(g.at("clock_ms").size(), g.at("moves").size());
+    EXPECT_EQ(g.at("scores").size(), g.at("moves").size());
+  }
+  EXPECT_EQ(games, 4);
+  const PairingResult& p = second.pairings[0];
+  EXPECT_EQ(std::size_t(p.clock[0].moves + p.clock[1].moves), moves);
+  EXPECT_GT(p.clock[0].moves, 0);
+  EXPECT_EQ(p.clock[0].min_clock_ms, -1);
+  EXPECT_GE(p.clock[0].max_move_ms, 1);
+  EXPECT_TRUE(j["pairings"][0]["clock"]["a"]["min_clock_ms"].is_null());
+  c.engines[1] = "xqlab:name=three";  // another match: its file is refused
+  EXPECT_THROW(run_match(c, nullptr, nullptr), std::invalid_argument);
+  std::remove(results.c_str());
+}
+
+TEST(MatchRecord, PgnCommentsGiveScoreAndTimeOfEveryMove) {
+  GameRecord g;
+  g.red = "a";
+  g.black = "b";
+  g.fen = Position().fen();
+  g.moves = {"h2e2", "h9g7", "h0g2"};
+  g.times = {{518, 1482, 35}, {20, 980, std::nullopt}, {1, 1300, -250}};
+  g.result = GameResult::Draw;
+  g.reason = "adjudicated";
+  const std::string pgn = pgn_of(g, 1);
+  EXPECT_NE(pgn.find("1. h2e2 {+0.35 0.518s} h9g7 {0.020s} 2. h0g2 {-2.50 0.001s}"), std::string::npos)
+      << pgn;
+}
+
+TEST(MatchRecord, ClockUseKeepsTheClosestCall) {
+  ClockUse u;
+  u.add(300, 700);
+  u.add(900, 150);
+  u.add(10, -1);  // no clock (fixed time per move)
+  EXPECT_EQ(u.moves, 3);
+  EXPECT_EQ(u.min_clock_ms, 150);
+  EXPECT_EQ(u.max_move_ms, 900);
+}
+
+TEST(MatchCli, JsonFollowsTheContract) {
+  const auto r = test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab:name=b", "--movetime", "20",
+                                  "--games", "2", "--openings", short_suite(), "--sprt", "elo0=0",
+                                  "elo1=5", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  ASSERT_TRUE(j.contains("meta"));
+  const auto& m = j["match"];
+  EXPECT_EQ(m["tc"], "movetime=20");
+  EXPECT_EQ(m["games"], 2);
+  ASSERT_EQ(m["engines"].size(), 2u);
+  const auto& p = m["pairings"][0];
+  for (const char* k : {"a", "b", "wins", "draws", "losses", "penta", "elo", "elo_ci", "los", "sprt", "llr_by_games",
+                        "clock"})
+    EXPECT_TRUE(p.contains(k)) << k;
+  for (const char* k : {"model", "elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "decision"})
+    EXPECT_TRUE(p["sprt"].contains(k)) << k;
+  EXPECT_EQ(test::count_lines(r.err), 1);  // one progress line per pair
+}
+
+TEST(MatchCli, BadInputIsOneLine) {
+  const std::string suite = short_suite();
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "bogus", "--openings", suite}), "spec");
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--sprt", "elo0=5", "elo1=0", "--openings", suite}), "sprt");
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--tc", "fast", "--openings", suite}), "tc");
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--openings", suite}), "one engine");
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--resume", "--openings", suite}), "resume");
+}
+
+TEST(RecommendCli, SaysWhenTheEvidenceIsNotEnough) {
+  const auto r = test::run_xqlab({"recommend", "--threads", "1", "--candidates", "serial,ybwc", "--games", "2",
+                                  "--movetime", "20", "--openings", short_suite(), "--lab-depth", "2", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  const auto& rec = j["recommendation"];
+  EXPECT_EQ(rec["ranked"].size(), 2u);
+  EXPECT_FALSE(rec["decided"].get<bool>());
+  EXPECT_NE(rec["verdict"].get<std::string>().find("not enough evidence"), std::string::npos) << rec["verdict"];
+  EXPECT_TRUE(rec["ranked"][0]["speedup"].is_number());
+}
+
+TEST(MatchSlow, XqlabAgainstFairyStockfish) {
+  const std::string fairy = "/usr/games/fairy-stockfish";
+  if (::access(fairy.c_str(), X_OK) != 0) GTEST_SKIP() << fairy << " is not installed";
+  MatchConfig c;
+  c.engines = {"xqlab", "uci:" + fairy};
+  c.tc.movetime_ms = 50;
+  c.tc.margin_ms = 100;
+  c.adjudication.resign = ResignRule{};
+  c.adjudication.draw = DrawRule{30, 6, 20};
+  c.openings_path = common::default_suite_path();
+  c.openings = common::load_suite(c.openings_path);
+  c.games = 2;
+  const MatchResult m = run_match(c, nullptr, nullptr);
+  EXPECT_EQ(m.games, 2);
+  ASSERT_EQ(m.pairings.size(), 1u);
+  EXPECT_EQ(m.pairings[0].scores.size(), 2u);
+  EXPECT_NE(m.names[1].find("Fairy-Stockfish"), std::string::npos) << m.names[1];
+}
+
+}  // namespace
+}  // namespace xq::lab::games

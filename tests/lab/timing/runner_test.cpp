@@ -1,0 +1,66 @@
+// The lab runner's order: position by position, every configuration before
+// the next position, the order reversed at every other position; one pass
+// report per configuration and run with that run's summed time; and the
+// configuration list (serial references first).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lab/timing/runner.h"
+
+namespace xq::lab::timing {
+namespace {
+
+TEST(LabRunner, InterleavesPositionByPositionInAlternatingOrder) {
+  Position other;
+  ASSERT_EQ(other.set_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"), "");
+  const std::vector<common::SuiteEntry> suite = {{"start", Position()}, {"other", other}, {"start again", Position()}};
+  LabSettings s;
+  s.depth = 2;
+  s.runs = 2;
+  s.configs = {{"serial", "xor", 1, {}}, {"serial", "spinlock", 1, {}}, {"serial", "mutex", 1, {}}};
+  std::vector<std::pair<int, int>> order;  // (run, position x 10 + config)
+  std::vector<double> summed(s.configs.size() * 2, 0.0);
+  int passes = 0;
+  LabCallbacks cb;
+  cb.on_search = [&](const LabRun& r) {
+    order.emplace_back(r.run, r.position * 10 + r.config);
+    summed[std::size_t(r.run) * s.configs.size() + std::size_t(r.config)] += r.seconds;
+  };
+  cb.on_pass = [&](const LabConfig& c, int run, double seconds, double) {
+    std::size_t ci = 0;
+    while (s.configs[ci].hash != c.hash) ++ci;
+    EXPECT_DOUBLE_EQ(seconds, summed[std::size_t(run) * s.configs.size() + ci]) << c.label();
+    ++passes;
+  };
+  const std::vector<LabRun> runs = run_lab(s, suite, cb);
+  ASSERT_EQ(runs.size(), 18u);
+  const std::vector<std::pair<int, int>> want = {
+      {0, 0},  {0, 1},  {0, 2},  {0, 12}, {0, 11}, {0, 10}, {0, 20}, {0, 21}, {0, 22},
+      {1, 0},  {1, 1},  {1, 2},  {1, 12}, {1, 11}, {1, 10}, {1, 20}, {1, 21}, {1, 22}};
+  EXPECT_EQ(order, want);
+  EXPECT_EQ(passes, 6);
+  // Every configuration is its own serial reference here: all agree.
+  for (const LabRun& r : runs) EXPECT_TRUE(r.agrees);
+}
+
+TEST(LabRunner, ConfigurationsPutSerialReferencesFirst) {
+  std::vector<std::string> skipped;
+  const auto configs = build_configs({"ybwc", "serial"}, {"xor", "spinlock"}, {1, 2},
+                                     [&](const std::string& s) { skipped.push_back(s); });
+  ASSERT_EQ(configs.size(), 2u + 2u * 2u);
+  EXPECT_EQ(configs[0].label(), "serial/xor/1t");
+  EXPECT_EQ(configs[1].label(), "serial/spinlock/1t");
+  EXPECT_EQ(configs[5].label(), "ybwc/spinlock/2t");
+  const std::vector<int> refs = reference_configs(configs);
+  EXPECT_EQ(refs, (std::vector<int>{0, 1, 0, 0, 1, 1}));
+  EXPECT_TRUE(skipped.empty());
+  EXPECT_THROW(build_configs({"nope"}, {"xor"}, {1}, nullptr), std::invalid_argument);
+  EXPECT_THROW(build_configs({"ybwc"}, {"nope"}, {1}, nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace xq::lab::timing
