@@ -6,6 +6,7 @@
 #include <fstream>
 #include <thread>
 
+#include "xqlab_build.h"
 #include "xqlab_version.h"
 
 namespace xq::lab::common {
@@ -68,13 +69,15 @@ RunMeta run_meta(const std::vector<std::string>& args) {
   m.cpu = cpu_model();
   double load[1];
   if (getloadavg(load, 1) == 1) m.load_average = load[0];
+  m.build = XQLAB_BUILD;
   return m;
 }
 
 void to_json(Json& j, const RunMeta& m) {
   j = Json{{"command", m.command}, {"date", m.date},  {"commit", m.commit},
            {"nproc", m.nproc},     {"cpu", m.cpu},
-           {"load_average", m.load_average >= 0 ? Json(m.load_average) : Json()}};
+           {"load_average", m.load_average >= 0 ? Json(m.load_average) : Json()},
+           {"build", m.build}};
 }
 
 }  // namespace xq::lab::common

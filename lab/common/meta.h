@@ -17,6 +17,9 @@ struct RunMeta {
   int nproc = 0;         // hardware threads the process may use
   std::string cpu;       // CPU model name ("unknown" when not readable)
   double load_average = -1;  // 1-minute load average at the start (-1: unknown)
+  // How the binary was built: "Release, LTO, -march=native, GNU 12.2.0"
+  // (type, link-time optimisation, target, compiler; a sanitizer when used).
+  std::string build;
 };
 
 // The metadata of this process, now. `args` are the command's arguments

@@ -47,10 +47,12 @@ std::string meta_html(const Json& doc) {
   const double load = num(m, "load_average");
   std::string machine = str(m, "nproc") + " hardware threads, " + str(m, "cpu");
   machine += std::isnan(load) ? ", load unknown" : ", load " + svg::table_number(load, 3);
+  const std::string build = m.contains("build") ? str(m, "build") : "not recorded";
   return "<dl class=\"meta\"><dt>command</dt><dd><code>" + svg::escape(str(m, "command")) +
          "</code></dd><dt>date</dt><dd>" + svg::escape(str(m, "date")) +
          "</dd><dt>commit</dt><dd>" + svg::escape(str(m, "commit")) +
-         "</dd><dt>machine</dt><dd>" + svg::escape(machine) + "</dd></dl>\n";
+         "</dd><dt>machine</dt><dd>" + svg::escape(machine) + "</dd><dt>build</dt><dd>" +
+         svg::escape(build) + "</dd></dl>\n";
 }
 
 std::string figure(const std::string& id, const std::string& heading, const std::string& svg,

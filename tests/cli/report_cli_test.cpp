@@ -37,7 +37,7 @@ std::string all_inputs_page(const std::string& out) {
 
 TEST(ReportCli, LabJsonCarriesMetaAndPositions) {
   const json j = json::parse(read_file(report_inputs().lab));
-  for (const char* key : {"command", "date", "commit", "nproc", "cpu", "load_average"})
+  for (const char* key : {"command", "date", "commit", "nproc", "cpu", "load_average", "build"})
     EXPECT_TRUE(j.at("meta").contains(key)) << key;
   const int positions = j.at("positions");
   int checked = 0;
@@ -78,6 +78,9 @@ TEST(ReportCli, PageHasEveryChartAxisTitleAndMeta) {
   // Every input made by the binary has "meta"; the contract-built marks and
   // match documents have none, which the page says under their 3 charts.
   EXPECT_EQ(count(page, "<dt>command</dt>"), 8 + time);
+  // ... and how the binary was built, beside the machine.
+  EXPECT_EQ(count(page, "<dt>build</dt>"), 8 + time);
+  EXPECT_EQ(count(page, "<dt>build</dt><dd>not recorded</dd>"), 0);
   EXPECT_EQ(count(page, "not recorded in this input"), 3);
   EXPECT_NE(page.find("xqlab lab --depth 3 --runs 2"), std::string::npos);
   // Self-contained: nothing fetched, no script.

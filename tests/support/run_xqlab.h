@@ -1,11 +1,17 @@
-// The one way tests run the xqlab binary: arguments passed without a shell
-// (each quoted), stdout and stderr captured separately, a time limit, and the
-// exit status. JSON output is parsed with nlohmann.
+// The one way tests run the xqlab binary: arguments passed without a shell,
+// stdout and stderr captured separately, a time limit, and the exit status.
+// JSON output is parsed with nlohmann.
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
 
 #include <cstdio>
 #include <cstdlib>
@@ -62,52 +68,77 @@ struct RunLimits {
   std::string input;
 };
 
+// Runs the binary with `args` (no shell: each argument reaches it as it is),
+// stdin from limits.input (or /dev/null), stdout and stderr to files. After
+// limits.seconds it is sent SIGTERM (SIGKILL 5 s later) and the status is
+// 124, as timeout(1) reports it. With interrupt_after_first_line it gets
+// SIGINT once stdout is not empty (or at the time limit), and the status is
+// its own.
 inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits = {}) {
   static int counter = 0;
-  std::string base = ::testing::TempDir();
-  base += "xqlab_run_";
-  base += std::to_string(::getpid());
-  base += '_';
-  base += std::to_string(counter++);
-  std::string cmd = "timeout ";
-  cmd += std::to_string(limits.seconds);
-  cmd += ' ';
-  cmd += shell_quote(XQLAB_BINARY);
-  for (const std::string& a : args) {
-    cmd += ' ';
-    cmd += shell_quote(a);
-  }
-  cmd += " >";
-  cmd += shell_quote(base + ".out");
-  cmd += " 2>";
-  cmd += shell_quote(base + ".err");
-  if (limits.input.empty()) {
-    cmd += " </dev/null";
-  } else {
-    std::ofstream(base + ".in", std::ios::binary) << limits.input;
-    cmd += " <";
-    cmd += shell_quote(base + ".in");
-  }
-  if (limits.interrupt_after_first_line) {
-    // Polls every 50 ms for the first line, then sends SIGINT and reports
-    // the program's own exit status (timeout's 124 if it never wrote one).
-    std::string script = cmd;
-    script += " & pid=$!; i=0; while [ ! -s ";
-    script += shell_quote(base + ".out");
-    script += " ] && kill -0 $pid 2>/dev/null && [ $i -lt ";
-    script += std::to_string(limits.seconds * 20);
-    script += " ]; do sleep 0.05; i=$((i+1)); done; kill -INT $pid 2>/dev/null; wait $pid";
-    cmd = "sh -c ";
-    cmd += shell_quote(script);
-  }
-  const int raw = std::system(cmd.c_str());
+  const std::string base = ::testing::TempDir() + "xqlab_run_" + std::to_string(::getpid()) + "_" +
+                           std::to_string(counter++);
+  const std::string out_path = base + ".out", err_path = base + ".err", in_path = base + ".in";
+  if (!limits.input.empty()) std::ofstream(in_path, std::ios::binary) << limits.input;
+  std::vector<std::string> argv_s{XQLAB_BINARY};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
   XqlabRun r;
-  if (raw != -1 && WIFEXITED(raw)) r.status = WEXITSTATUS(raw);
-  r.out = read_file(base + ".out");
-  r.err = read_file(base + ".err");
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  std::remove((base + ".in").c_str());
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork failed";
+    return r;
+  }
+  if (pid == 0) {  // the child: only async-signal-safe calls until exec
+    const int in = ::open(limits.input.empty() ? "/dev/null" : in_path.c_str(), O_RDONLY);
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 ||
+        ::dup2(err, 2) < 0)
+      ::_exit(127);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(limits.seconds);
+  bool interrupted = false, timed_out = false;
+  Clock::time_point killed_at{};
+  int raw = 0;
+  while (true) {
+    const pid_t done = ::waitpid(pid, &raw, WNOHANG);
+    if (done == pid) break;
+    if (done < 0) {
+      raw = -1;
+      break;
+    }
+    const Clock::time_point now = Clock::now();
+    if (limits.interrupt_after_first_line && !interrupted) {
+      struct stat st {};
+      if ((::stat(out_path.c_str(), &st) == 0 && st.st_size > 0) || now >= deadline) {
+        ::kill(pid, SIGINT);
+        interrupted = true;
+      }
+    } else if (!timed_out && now >= deadline) {
+      ::kill(pid, SIGTERM);
+      timed_out = true;
+      killed_at = now;
+    } else if (timed_out && now >= killed_at + std::chrono::seconds(5)) {
+      ::kill(pid, SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (timed_out)
+    r.status = 124;
+  else if (raw != -1 && WIFEXITED(raw))
+    r.status = WEXITSTATUS(raw);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
+  std::remove(in_path.c_str());
   return r;
 }
 

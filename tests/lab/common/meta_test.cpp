@@ -23,9 +23,12 @@ TEST(RunMeta, DescribesThisProcess) {
   EXPECT_GE(m.nproc, 1);
   EXPECT_FALSE(m.cpu.empty());
   const Json j = m;
-  for (const char* key : {"command", "date", "commit", "nproc", "cpu", "load_average"})
+  for (const char* key : {"command", "date", "commit", "nproc", "cpu", "load_average", "build"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["nproc"].get<int>(), m.nproc);
+  // The build: type, LTO or not, target and compiler.
+  EXPECT_TRUE(std::regex_search(m.build, std::regex(R"(^\w+, (LTO|no LTO), .+, \w+ \d+\.\d+)")))
+      << m.build;
 }
 
 }  // namespace

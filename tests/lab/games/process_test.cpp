@@ -21,7 +21,7 @@
 
 #include "board/position.h"
 #include "lab/games/game.h"
-#include "lab/player.h"
+#include "lab/games/player.h"
 
 namespace xq::lab::games {
 namespace {
