@@ -18,6 +18,7 @@
 #include "parallel/backend.h"
 #include "parallel/split/dts_policy.h"
 #include "parallel/params.h"
+#include "tests/support/positions.h"
 
 namespace xq::dts {
 namespace {
@@ -177,18 +178,8 @@ constexpr std::size_t kStressPositions = 3;
 
 std::vector<Position> stress_positions() {
   std::vector<Position> out = {Position()};
-  std::mt19937 rng(1414);
-  while (out.size() < kStressPositions) {
-    Position pos;
-    const int plies = 12 + int(rng() % 16);
-    for (int i = 0; i < plies; ++i) {
-      const MoveList moves(pos);
-      if (moves.size == 0) break;
-      pos.do_move(moves.moves[rng() % unsigned(moves.size)]);
-    }
-    Position fresh;
-    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) out.push_back(fresh);
-  }
+  for (const Position& p : test::random_positions(int(kStressPositions) - 1, 1414, 12, 16))
+    out.push_back(p);
   return out;
 }
 

@@ -22,6 +22,7 @@
 #include "board/movegen.h"
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "tests/support/positions.h"
 
 namespace xq {
 namespace {
@@ -51,18 +52,7 @@ constexpr int kRandomPositions = 6;
 // The start position and positions after random playouts of 10-30 plies.
 std::vector<Position> reach_positions(int randoms) {
   std::vector<Position> out = {Position()};
-  std::mt19937 rng(7);
-  while (int(out.size()) < 1 + randoms) {
-    Position pos;
-    const int plies = 10 + int(rng() % 21);
-    for (int i = 0; i < plies; ++i) {
-      const MoveList moves(pos);
-      if (moves.size == 0) break;
-      pos.do_move(moves.moves[rng() % unsigned(moves.size)]);
-    }
-    Position fresh;
-    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) out.push_back(fresh);
-  }
+  for (const Position& p : test::random_positions(randoms, 7, 10, 21)) out.push_back(p);
   return out;
 }
 

@@ -11,6 +11,8 @@
 
 #include "lab/games/player.h"
 #include "tests/support/run_xqlab.h"
+#include "tests/lab/games/games_util.h"
+#include "tests/support/script_engine.h"
 
 namespace xq::lab::games {
 namespace {
@@ -23,18 +25,7 @@ std::string temp_path(const std::string& name) {
 
 // A UCI engine that answers the handshake and does `on_go` for every "go".
 std::string fake_engine(const std::string& name, const std::string& on_go) {
-  const std::string path = temp_path(name + ".sh");
-  std::ofstream(path) << "#!/bin/sh\n"
-                         "while read line; do\n"
-                         "  case \"$line\" in\n"
-                         "    uci) echo 'id name " << name << "'; echo uciok;;\n"
-                         "    isready) echo readyok;;\n"
-                         "    go*) " << on_go << ";;\n"
-                         "    quit) exit 0;;\n"
-                         "  esac\n"
-                         "done\n";
-  ::chmod(path.c_str(), 0755);
-  return path;
+  return test::script_engine(temp_path(name + ".sh"), name, on_go);
 }
 
 // Openings with no capture possible and 110 plies already without one: every
@@ -47,13 +38,7 @@ std::string short_suite() {
   return path;
 }
 
-TimeControl fast() {
-  TimeControl tc;
-  tc.movetime_ms = 20;
-  tc.margin_ms = 200;
-  tc.grace_ms = 300;
-  return tc;
-}
+using test_util::fast;
 
 TEST(MatchPlayers, RanksConvertBetweenNumberings) {
   EXPECT_EQ(ranks_from_one("h2e2"), "h3e3");

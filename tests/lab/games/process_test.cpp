@@ -22,6 +22,8 @@
 #include "board/position.h"
 #include "lab/games/game.h"
 #include "lab/games/player.h"
+#include "tests/lab/games/games_util.h"
+#include "tests/support/script_engine.h"
 
 namespace xq::lab::games {
 namespace {
@@ -68,29 +70,13 @@ pid_t read_pid(const std::string& path) {
 // unless `quiet_grandchild`: then a wrapper that exits closes the pipe.
 std::string wrapper_engine(const std::string& name, const std::string& pid_file,
                            const std::string& on_go, bool quiet_grandchild = false) {
-  const std::string path = temp_path(name + ".sh");
-  std::ofstream(path) << "#!/bin/sh\n"
-                      << (quiet_grandchild ? "sleep 1000 >/dev/null &\n" : "sleep 1000 &\n")
-                      << "echo $! > '" << pid_file << "'\n"
-                         "while read line; do\n"
-                         "  case \"$line\" in\n"
-                         "    uci) echo 'id name " << name << "'; echo uciok;;\n"
-                         "    isready) echo readyok;;\n"
-                         "    go*) " << on_go << ";;\n"
-                         "    quit) exit 0;;\n"
-                         "  esac\n"
-                         "done\n";
-  ::chmod(path.c_str(), 0755);
-  return path;
+  const std::string prelude = std::string(quiet_grandchild ? "sleep 1000 >/dev/null &\n"
+                                                          : "sleep 1000 &\n") +
+                              "echo $! > '" + pid_file + "'\n";
+  return test::script_engine(temp_path(name + ".sh"), name, on_go, prelude);
 }
 
-TimeControl fast() {
-  TimeControl tc;
-  tc.movetime_ms = 20;
-  tc.margin_ms = 200;
-  tc.grace_ms = 300;
-  return tc;
-}
+using test_util::fast;
 
 // The wrapper plays red and does `on_go`; returns the grandchild's pid as
 // it stands right after the game, while the player still exists.
