@@ -58,6 +58,10 @@ struct RunLimits {
   // program's own. Keyed to output rather than to a time, so the test means
   // the same on a fast build and under a sanitizer.
   bool interrupt_after_first_line = false;
+  // With interrupt_after_first_line: wait instead until this file holds
+  // `interrupt_lines` lines (a journal the program appends to).
+  std::string interrupt_file;
+  int interrupt_lines = 1;
   // The program's standard input (a protocol session); empty: /dev/null.
   std::string input;
 };
@@ -89,12 +93,23 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
     cmd += shell_quote(base + ".in");
   }
   if (limits.interrupt_after_first_line) {
-    // Polls every 50 ms for the first line, then sends SIGINT and reports
-    // the program's own exit status (timeout's 124 if it never wrote one).
+    // Polls every 50 ms for the first line (or the watched file's lines),
+    // then sends SIGINT and reports the program's own exit status (timeout's
+    // 124 if it never wrote one).
     std::string script = cmd;
-    script += " & pid=$!; i=0; while [ ! -s ";
-    script += shell_quote(base + ".out");
-    script += " ] && kill -0 $pid 2>/dev/null && [ $i -lt ";
+    script += " & pid=$!; i=0; while ";
+    if (limits.interrupt_file.empty()) {
+      script += "[ ! -s ";
+      script += shell_quote(base + ".out");
+      script += " ]";
+    } else {
+      script += "[ \"$(cat ";
+      script += shell_quote(limits.interrupt_file);
+      script += " 2>/dev/null | wc -l)\" -lt ";
+      script += std::to_string(limits.interrupt_lines);
+      script += " ]";
+    }
+    script += " && kill -0 $pid 2>/dev/null && [ $i -lt ";
     script += std::to_string(limits.seconds * 20);
     script += " ]; do sleep 0.05; i=$((i+1)); done; kill -INT $pid 2>/dev/null; wait $pid";
     cmd = "sh -c ";
