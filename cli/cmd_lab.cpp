@@ -1,21 +1,33 @@
 // xqlab lab: the laboratory's main job. Compares parallel backends and hash
-// schemes by time to depth on a position suite (lab/timing/runner.h, lab/timing/summary.h
-// have the definitions). With no arguments: every registered backend, the xor
-// scheme, 1 and 2 threads, the opening suite, at a depth chosen so the whole
-// run ends in about ten minutes on two cores.
+// schemes by time to depth on a position suite (lab/timing/runner.h and
+// lab/timing/summary.h have the definitions). With no arguments: every
+// registered backend, the xor scheme, 1 and 2 threads, the opening suite, at a
+// depth chosen so the whole run ends in about ten minutes on two cores.
+//
+// A long run survives an interruption: every finished search is appended to
+// a journal (--journal FILE, by default FILE.journal beside --json-file;
+// lab/timing/journal.h), Ctrl-C or SIGTERM stops the search in flight and
+// says what is missing, and --resume continues from the journal, searching
+// only what is missing; its tables equal those of an uninterrupted run. The
+// --json-file document is replaced atomically, and only by a complete run.
+#include <atomic>
+#include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/lab_print.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
+#include "lab/common/files.h"
 #include "lab/common/meta.h"
 #include "lab/common/progress.h"
 #include "lab/timing/document.h"
+#include "lab/timing/journal.h"
 #include "lab/timing/runner.h"
 #include "lab/timing/summary.h"
 
@@ -30,14 +42,100 @@ namespace {
 constexpr Depth kDefaultDepth = 8;
 constexpr int kDefaultRuns = 3;
 
+// Off a terminal, a progress line at least this often (seconds).
+constexpr double kKeepAliveSeconds = 60;
+
 struct LabArgs {
-  std::string suite = lab::common::default_suite_path(), csv, json_file;
+  std::string suite = lab::common::default_suite_path(), csv, json_file, journal;
   std::vector<std::string> backends, hash{"xor"}, params;
   std::vector<int> threads{1, 2};
   int depth = kDefaultDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, resume = false;
 };
+
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+extern "C" void on_lab_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
+
+// SIGINT and SIGTERM set g_stop while the lab runs. After an interruption
+// the flag-only handlers stay until the process ends: a second signal
+// (timeout(1) forwards one to the child and another to its process group;
+// Ctrl-C pressed twice) must not kill the process while it says what is
+// missing.
+class StopOnSignal {
+ public:
+  StopOnSignal() {
+    g_stop.store(false);
+    int_ = std::signal(SIGINT, on_lab_signal);
+    term_ = std::signal(SIGTERM, on_lab_signal);
+  }
+  ~StopOnSignal() {
+    if (g_stop.load()) return;
+    std::signal(SIGINT, int_);
+    std::signal(SIGTERM, term_);
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+ private:
+  void (*int_)(int) = SIG_DFL;
+  void (*term_)(int) = SIG_DFL;
+};
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// The journal's path: --journal, else beside --json-file, else none.
+std::string journal_path(const LabArgs& a) {
+  if (!a.journal.empty()) return a.journal;
+  return a.json_file.empty() ? "" : a.json_file + ".journal";
+}
+
+// The searches to resume from (none without --resume). A fresh run moves an
+// old journal aside to FILE.previous rather than overwrite it.
+std::vector<lab::timing::LabRun> journal_start(const LabArgs& a, const std::string& path,
+                                               const lab::timing::LabSettings& s,
+                                               const std::vector<lab::common::SuiteEntry>& suite) {
+  if (a.resume) {
+    if (path.empty())
+      throw UsageError("--resume needs the journal of the run: --journal FILE or --json-file FILE");
+    if (!file_exists(path)) throw UsageError("--resume: no journal '" + path + "'");
+    std::vector<lab::timing::LabRun> done = lab::timing::read_journal(path, s, suite);
+    std::fprintf(stderr, "lab: resuming from %s: %zu of %zu searches already done\n", path.c_str(),
+                 done.size(), lab::timing::lab_searches(s, suite.size()));
+    return done;
+  }
+  if (!path.empty() && file_exists(path)) {
+    if (std::rename(path.c_str(), (path + ".previous").c_str()) != 0)
+      throw UsageError("cannot move the old journal '" + path + "' aside");
+    std::fprintf(stderr, "lab: a fresh journal %s (the old one is now %s.previous; --resume "
+                 "continues a journal)\n", path.c_str(), path.c_str());
+  }
+  return {};
+}
+
+// What an interrupted run is missing, on `out`, and the one line main()
+// prints as it exits with status 130.
+[[noreturn]] void interrupted(std::FILE* out, const lab::timing::LabSettings& s,
+                              std::size_t positions, const std::vector<lab::timing::LabRun>& runs,
+                              const std::string& journal) {
+  const std::size_t all = lab::timing::lab_searches(s, positions);
+  std::fprintf(out, "\nxqlab lab: interrupted: %zu of %zu searches finished, %zu missing; no "
+               "summary, no --json-file from a part of the searches\n", runs.size(), all,
+               all - runs.size());
+  for (const std::string& line : lab::timing::missing_searches(s, positions, runs))
+    std::fprintf(out, "  missing %s\n", line.c_str());
+  std::fflush(out);
+  throw Interrupted("interrupted after " + std::to_string(runs.size()) + " of " +
+                    std::to_string(all) + " searches; " +
+                    (journal.empty() ? "no journal keeps them (--journal FILE)"
+                                     : "the journal " + journal +
+                                           " keeps them: the same command with --resume "
+                                           "continues"));
+}
 
 void print_settings(std::FILE* head, const lab::timing::LabSettings& s, std::size_t positions) {
   std::fprintf(head, "lab settings: suite %s (%zu positions), depth %d, runs %d, %zu MiB, %zu "
@@ -50,10 +148,14 @@ void print_settings(std::FILE* head, const lab::timing::LabSettings& s, std::siz
   std::fflush(head);
 }
 
+// Atomically: a reader, or a run interrupted while writing, finds the old
+// document or the whole new one.
 void write_json_file(const std::string& path, const Json& doc) {
-  std::ofstream out(path);
-  out << lab::common::dump_line(doc) << "\n";
-  if (!out.flush()) throw UsageError("cannot write --json-file '" + path + "'");
+  try {
+    lab::common::write_file_atomically(path, lab::common::dump_line(doc) + "\n");
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--json-file: ") + e.what());
+  }
 }
 
 int run(const LabArgs& a) {
@@ -65,20 +167,47 @@ int run(const LabArgs& a) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
   const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
+  std::FILE* text = a.json ? stderr : stdout;
+  if (!a.json_file.empty()) {  // fail before work, without touching the file
+    try {
+      lab::common::check_writable(a.json_file);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--json-file: ") + e.what());
+    }
+  }
+  const std::string journal = journal_path(a);
+  lab::timing::LabResume resume;
+  resume.done = journal_start(a, journal, s, suite);
+  resume.stop = &g_stop;
+  std::optional<lab::timing::JournalWriter> writer;
+  if (!journal.empty()) {
+    try {
+      writer.emplace(journal, s, suite, resume.done);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(std::string("--journal: ") + e.what());
+    }
+  }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
   if (!a.csv.empty()) {
     csv.reset(std::fopen(a.csv.c_str(), "w"));
     if (!csv) throw UsageError("cannot write --csv file '" + a.csv + "'");
     std::fprintf(csv.get(), "%s\n", lab::timing::lab_csv_header().c_str());
   }
-  print_settings(a.json ? stderr : stdout, s, suite.size());
-  if (!a.json_file.empty()) write_json_file(a.json_file, Json::object());  // fail before work
+  print_settings(text, s, suite.size());
   lab::common::Progress progress("lab", s.configs.size() * std::size_t(s.runs), a.quiet);
+  progress.keep_alive(kKeepAliveSeconds);
+  const auto what = [&](const lab::timing::LabRun& r) {
+    return "run " + std::to_string(r.run + 1) + "/" + std::to_string(s.runs) + "  " +
+           s.configs[std::size_t(r.config)].label() + "  position " +
+           std::to_string(r.position + 1) + "/" + std::to_string(suite.size());
+  };
   lab::timing::LabCallbacks cb;
+  cb.on_finished = [&](const lab::timing::LabRun& r) {
+    if (writer) writer->append(r);
+    progress.working(what(r));
+  };
   cb.on_search = [&](const lab::timing::LabRun& r) {
-    progress.working("run " + std::to_string(r.run + 1) + "/" + std::to_string(s.runs) + "  " +
-                     s.configs[std::size_t(r.config)].label() + "  position " +
-                     std::to_string(r.position + 1) + "/" + std::to_string(suite.size()));
+    progress.working(what(r));
     if (!csv) return;
     std::fprintf(csv.get(), "%s\n",
                  lab::timing::lab_csv_row(s, r, suite[std::size_t(r.position)]).c_str());
@@ -90,11 +219,17 @@ int run(const LabArgs& a) {
                   c.label().c_str(), suite.size(), seconds);
     progress.done(label);
   };
-  const std::vector<lab::timing::LabRun> runs = lab::timing::run_lab(s, suite, cb);
+  std::vector<lab::timing::LabRun> runs;
+  {
+    const StopOnSignal on_signal;
+    runs = lab::timing::run_lab(s, suite, cb, resume);
+  }
   progress.finish();
+  if (g_stop.load()) interrupted(text, s, suite.size(), runs, writer ? journal : "");
   const std::vector<lab::timing::LabSummary> rows = lab::timing::summarise(s, suite.size(), runs);
   if (a.json || !a.json_file.empty()) {
-    const Json doc = lab::timing::lab_document(lab::common::run_meta(invocation()), s, suite, runs, rows);
+    const Json doc =
+        lab::timing::lab_document(lab::common::run_meta(invocation()), s, suite, runs, rows);
     if (!a.json_file.empty()) write_json_file(a.json_file, doc);
     if (a.json) print_json(doc);
   }
@@ -121,7 +256,11 @@ Command add_lab(CLI::App& root) {
   app->add_option("--csv", a->csv, "write one row per search to this file");
   app->add_flag("--json", a->json, "the summary as one JSON object on stdout");
   app->add_option("--json-file", a->json_file, "also write that JSON document to this file "
-                  "(the input of 'xqlab report')");
+                  "(the input of 'xqlab report'), atomically and only when every search is done");
+  app->add_option("--journal", a->journal, "append every finished search to this file (default: "
+                  "the --json-file's path + .journal)");
+  app->add_flag("--resume", a->resume, "continue an interrupted run from its journal: search "
+                "only what is missing (same options as that run)");
   app->add_flag("--quiet", a->quiet, "no progress on stderr");
   return {app, [a] { return run(*a); }};
 }

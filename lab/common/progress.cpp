@@ -41,7 +41,15 @@ Progress::Progress(std::string prefix, std::size_t total, Mode mode, std::FILE* 
     : prefix_(std::move(prefix)), total_(total), mode_(mode), out_(out),
       start_(std::chrono::steady_clock::now()) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  stop_keep_alive();
+  finish();
+}
+
+std::size_t Progress::completed() const {
+  const std::lock_guard lock(mutex_);
+  return done_;
+}
 
 double Progress::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -55,21 +63,52 @@ void Progress::draw(std::string_view label) {
   drawn_ = true;
 }
 
+void Progress::line(std::string_view label) {
+  last_line_ = elapsed();
+  std::fprintf(out_, "%s\n", progress_line(prefix_, label, done_, total_, last_line_).c_str());
+  std::fflush(out_);
+}
+
 void Progress::working(std::string_view what) {
+  const std::lock_guard lock(mutex_);
+  current_ = what;
   if (mode_ != Mode::terminal) return;
   if (drawn_ && elapsed() - last_draw_ < 0.1) return;  // a terminal need not repaint faster
   draw(what);
 }
 
 void Progress::done(std::string_view label) {
+  const std::lock_guard lock(mutex_);
   if (done_ < total_) ++done_;
   if (mode_ == Mode::terminal) draw(label);
-  if (mode_ != Mode::lines) return;
-  std::fprintf(out_, "%s\n", progress_line(prefix_, label, done_, total_, elapsed()).c_str());
-  std::fflush(out_);
+  if (mode_ == Mode::lines) line(label);
+}
+
+void Progress::keep_alive(double seconds) {
+  if (mode_ != Mode::lines || keep_alive_.joinable()) return;
+  keep_alive_ = std::thread([this, seconds] {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+      const double wait = std::max(0.01, last_line_ + seconds - elapsed());
+      wake_.wait_for(lock, std::chrono::duration<double>(wait));
+      if (!stopping_ && elapsed() - last_line_ >= seconds)
+        line(current_.empty() ? std::string_view("working") : std::string_view(current_));
+    }
+  });
+}
+
+void Progress::stop_keep_alive() {
+  if (!keep_alive_.joinable()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  keep_alive_.join();
 }
 
 void Progress::clear() {
+  const std::lock_guard lock(mutex_);
   if (mode_ != Mode::terminal || !drawn_) return;
   std::fprintf(out_, "\r\033[K");
   std::fflush(out_);
@@ -77,6 +116,8 @@ void Progress::clear() {
 }
 
 void Progress::finish() {
+  stop_keep_alive();
+  const std::lock_guard lock(mutex_);
   if (mode_ != Mode::terminal || !drawn_) return;
   std::fprintf(out_, "\n");
   std::fflush(out_);

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <stdexcept>
+#include <tuple>
 
 #include "hashing/schemes.h"
 #include "lab/timing/summary.h"
@@ -90,58 +92,79 @@ std::vector<int> reference_configs(const std::vector<LabConfig>& configs) {
   return ref;
 }
 
+std::size_t lab_searches(const LabSettings& s, std::size_t positions) {
+  return s.configs.size() * positions * std::size_t(std::max(0, s.runs));
+}
+
 std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
-                            const LabCallbacks& cb) {
+                            const LabCallbacks& cb, const LabResume& resume) {
   std::vector<LabRun> out;
-  out.reserve(s.configs.size() * suite.size() * std::size_t(s.runs));
+  out.reserve(lab_searches(s, suite.size()));
+  // Searches finished by an earlier run, by (config, run, position).
+  std::map<std::tuple<int, int, int>, const LabRun*> done;
+  for (const LabRun& r : resume.done) done.emplace(std::tuple(r.config, r.run, r.position), &r);
+  const auto stopped = [&] { return resume.stop && resume.stop->load(); };
   // Best move of each reference configuration's first run, per position.
   std::vector<std::vector<Move>> reference(s.configs.size(), std::vector<Move>(suite.size()));
   const std::vector<int> reference_of = reference_configs(s.configs);
   SearchOptions options;
   options.limits.depth = s.depth;
+  options.stop_signal = resume.stop;
   const Clock::time_point start = Clock::now();
   Observer silent;
-  for (int run = 0; run < s.runs; ++run) {
+  for (int run = 0; run < s.runs && !stopped(); ++run) {
     std::vector<double> total(s.configs.size(), 0.0);
-    for (std::size_t p = 0; p < suite.size(); ++p) {
+    for (std::size_t p = 0; p < suite.size() && !stopped(); ++p) {
       // Every configuration searches this position before the next one, in
       // an order that reverses from one position to the next (A B C, C B A),
       // so a configuration and its serial reference are timed seconds apart
       // and a machine whose speed drifts over minutes favours none of them.
-      for (std::size_t k = 0; k < s.configs.size(); ++k) {
+      const std::size_t first = out.size();
+      for (std::size_t k = 0; k < s.configs.size() && !stopped(); ++k) {
         const std::size_t ci = p % 2 == 0 ? k : s.configs.size() - 1 - k;
         const LabConfig& c = s.configs[ci];
-        BackendConfig bc = s.base;
-        bc.hash = c.hash;
-        bc.threads = c.threads;
-        for (const std::string& param : c.params) set_param(bc, param);
-        // Built for every search (outside the timed part): no idle helper
-        // thread of one configuration competes with another's search, and
-        // every search starts from a fresh table.
-        const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
         LabRun r;
-        r.config = int(ci);
-        r.run = run;
-        r.position = int(p);
-        r.load_average = load_average_now();
-        const double cpu0 = process_cpu_seconds();
-        const Clock::time_point t0 = Clock::now();
-        r.result = backend->search(suite[p].pos, options, silent);
-        r.seconds = since(t0);
-        r.cpu_seconds = process_cpu_seconds() - cpu0;
+        if (const auto it = done.find(std::tuple(int(ci), run, int(p))); it != done.end()) {
+          r = *it->second;
+          r.agrees = true;  // decided below, as for a search made now
+        } else {
+          BackendConfig bc = s.base;
+          bc.hash = c.hash;
+          bc.threads = c.threads;
+          for (const std::string& param : c.params) set_param(bc, param);
+          // Built for every search (outside the timed part): no idle helper
+          // thread of one configuration competes with another's search, and
+          // every search starts from a fresh table.
+          const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
+          r.config = int(ci);
+          r.run = run;
+          r.position = int(p);
+          r.load_average = load_average_now();
+          const double cpu0 = process_cpu_seconds();
+          const Clock::time_point t0 = Clock::now();
+          r.result = backend->search(suite[p].pos, options, silent);
+          r.seconds = since(t0);
+          r.cpu_seconds = process_cpu_seconds() - cpu0;
+          // Cut short by the stop: not a finished search (one that finished
+          // before the stop came is kept).
+          if (stopped() && r.result.stopped) break;
+          if (cb.on_finished) cb.on_finished(r);
+        }
         total[ci] += r.seconds;
         const int ref = reference_of[ci];
         if (ref == int(ci) && run == 0) reference[ci][p] = r.result.best_move;
         out.push_back(std::move(r));
       }
+      if (stopped()) return out;
       // The agreement with the reference's first-run move, once that exists.
-      for (std::size_t k = out.size() - s.configs.size(); k < out.size(); ++k) {
+      for (std::size_t k = first; k < out.size(); ++k) {
         LabRun& r = out[k];
         const int ref = reference_of[std::size_t(r.config)];
         if (ref >= 0) r.agrees = r.result.best_move == reference[std::size_t(ref)][p];
         if (cb.on_search) cb.on_search(r);
       }
     }
+    if (stopped()) return out;
     for (std::size_t ci = 0; ci < s.configs.size(); ++ci)
       if (cb.on_pass) cb.on_pass(s.configs[ci], run, total[ci], since(start));
   }

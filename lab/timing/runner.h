@@ -7,6 +7,7 @@
 // every search. The report over the runs is in lab/timing/summary.h.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -68,6 +69,9 @@ struct LabRun {
 
 struct LabCallbacks {
   std::function<void(const LabRun&)> on_search;  // after every search (see below)
+  // The moment a search finishes, before its agreement is known (the
+  // journal's hook, lab/timing/journal.h); not for searches resumed.
+  std::function<void(const LabRun&)> on_finished;
   // At the end of every run, for each configuration: the run's summed time
   // and the elapsed time since the start. on_search comes once every
   // configuration has searched the position (the agreement needs the
@@ -75,8 +79,24 @@ struct LabCallbacks {
   std::function<void(const LabConfig&, int run, double seconds, double elapsed)> on_pass;
 };
 
+// How a run continues an earlier one and how it is stopped.
+struct LabResume {
+  // Searches an earlier, interrupted run finished (read from its journal):
+  // not searched again, but returned and reported (on_search, on_pass) in
+  // their places, so the result equals that of an uninterrupted run.
+  std::vector<LabRun> done;
+  // Set (from a signal handler) to stop: the search in flight is abandoned
+  // and run_lab returns the searches finished so far.
+  std::atomic<bool>* stop = nullptr;
+};
+
+// Every search in run order (run, then position, then the order of
+// LabSettings::configs); fewer when `resume.stop` was set.
 std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
-                            const LabCallbacks& callbacks);
+                            const LabCallbacks& callbacks, const LabResume& resume = {});
+
+// The number of searches a whole run makes: configs x positions x runs.
+std::size_t lab_searches(const LabSettings& s, std::size_t positions);
 
 // The raw per-search CSV: a header and one line per run (no line breaks).
 std::string lab_csv_header();

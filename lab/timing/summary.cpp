@@ -1,6 +1,7 @@
 #include "lab/timing/summary.h"
 
 #include <algorithm>
+#include <string>
 #include <thread>
 
 #include "lab/common/stats.h"
@@ -185,6 +186,61 @@ std::string oversubscription_note(const LabSettings& s) {
       return "note: thread counts above " + std::to_string(cores()) +
              " cores measure overhead, not speed";
   return "";
+}
+
+namespace {
+
+// "3, 5-7" for the 0-based indices {2, 4, 5, 6}.
+std::string ranges(const std::vector<int>& v) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(v[i] + 1);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(v[j] + 1);
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> missing_searches(const LabSettings& s, std::size_t positions,
+                                          const std::vector<LabRun>& runs) {
+  // have[config][run][position]
+  std::vector<std::vector<std::vector<bool>>> have(
+      s.configs.size(), std::vector<std::vector<bool>>(std::size_t(std::max(0, s.runs)),
+                                                       std::vector<bool>(positions, false)));
+  for (const LabRun& r : runs)
+    have[std::size_t(r.config)][std::size_t(r.run)][std::size_t(r.position)] = true;
+  std::vector<std::string> out;
+  for (std::size_t c = 0; c < s.configs.size(); ++c) {
+    std::size_t missing = 0;
+    std::string where;
+    for (std::size_t k = 0; k < have[c].size(); ++k) {
+      std::vector<int> gaps;
+      for (std::size_t p = 0; p < positions; ++p)
+        if (!have[c][k][p]) gaps.push_back(int(p));
+      if (gaps.empty()) continue;
+      missing += gaps.size();
+      if (!where.empty()) where += "; ";
+      where += "run " + std::to_string(k + 1) + ": ";
+      if (gaps.size() == positions) {
+        where += "all";
+      } else {
+        where += gaps.size() == 1 ? "position " : "positions ";
+        where += ranges(gaps);
+      }
+    }
+    if (missing == 0) continue;
+    out.push_back(s.configs[c].label() + ": " + std::to_string(missing) + " of " +
+                  std::to_string(have[c].size() * positions) + " searches (" + where + ")");
+  }
+  return out;
 }
 
 }  // namespace xq::lab::timing

@@ -96,4 +96,10 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
 // The note on thread counts above the machine's cores ("" when none is).
 std::string oversubscription_note(const LabSettings& s);
 
+// What an interrupted run is missing: one line per configuration with a
+// search missing from `runs`, "LABEL: N of M searches (run 2: positions
+// 9-16; run 3: all)", runs and positions counted from 1.
+std::vector<std::string> missing_searches(const LabSettings& s, std::size_t positions,
+                                          const std::vector<LabRun>& runs);
+
 }  // namespace xq::lab::timing

@@ -64,16 +64,31 @@ struct RunLimits {
   // program's own. Keyed to output rather than to a time, so the test means
   // the same on a fast build and under a sanitizer.
   bool interrupt_after_first_line = false;
+  // With interrupt_after_first_line: wait instead until this file holds
+  // `interrupt_lines` lines (a journal the program appends to).
+  std::string interrupt_file;
+  int interrupt_lines = 1;
   // The program's standard input (a protocol session); empty: /dev/null.
   std::string input;
 };
+
+// With interrupt_after_first_line: whether the program has written what the
+// interrupt waits for (its first line, or interrupt_lines lines of
+// interrupt_file).
+inline bool ready_to_interrupt(const RunLimits& limits, const std::string& out_path) {
+  if (limits.interrupt_file.empty()) {
+    struct stat st {};
+    return ::stat(out_path.c_str(), &st) == 0 && st.st_size > 0;
+  }
+  return count_lines(read_file(limits.interrupt_file)) >= limits.interrupt_lines;
+}
 
 // Runs the binary with `args` (no shell: each argument reaches it as it is),
 // stdin from limits.input (or /dev/null), stdout and stderr to files. After
 // limits.seconds it is sent SIGTERM (SIGKILL 5 s later) and the status is
 // 124, as timeout(1) reports it. With interrupt_after_first_line it gets
-// SIGINT once stdout is not empty (or at the time limit), and the status is
-// its own.
+// SIGINT once stdout is not empty, or interrupt_file holds interrupt_lines
+// lines (or at the time limit), and the status is its own.
 inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits = {}) {
   static int counter = 0;
   const std::string base = ::testing::TempDir() + "xqlab_run_" + std::to_string(::getpid()) + "_" +
@@ -116,8 +131,7 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
     }
     const Clock::time_point now = Clock::now();
     if (limits.interrupt_after_first_line && !interrupted) {
-      struct stat st {};
-      if ((::stat(out_path.c_str(), &st) == 0 && st.st_size > 0) || now >= deadline) {
+      if (ready_to_interrupt(limits, out_path) || now >= deadline) {
         ::kill(pid, SIGINT);
         interrupted = true;
       }

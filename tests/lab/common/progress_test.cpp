@@ -1,8 +1,13 @@
-// Progress lines: the estimate, the text, and what each mode writes.
+// Progress lines: the estimate, the text, and what each mode writes, with
+// the keep-alive lines of a long unit.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 
 #include "lab/common/progress.h"
 
@@ -83,6 +88,35 @@ TEST(Progress, QuietWritesNothing) {
   }
   EXPECT_EQ(contents(f), "");
   std::fclose(f);
+}
+
+TEST(Progress, KeepAliveWritesALineWhileAUnitRuns) {
+  const std::string path =
+      ::testing::TempDir() + "xqlab_progress_" + std::to_string(::getpid()) + ".log";
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::string s;
+  {
+    Progress p("job", 2, Progress::Mode::lines, f);
+    p.keep_alive(0.02);
+    p.working("a long unit");
+    // The line comes from the keep-alive thread within a few intervals; wait
+    // for it (up to 10 s on a loaded machine) rather than for a fixed time.
+    for (int i = 0; i < 1000 && s.find("job: a long unit") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      std::ifstream in(path);
+      std::ostringstream read;
+      read << in.rdbuf();
+      s = read.str();
+    }
+    p.done("first");
+    p.finish();
+  }
+  std::fclose(f);
+  EXPECT_NE(s.find("job: a long unit  [0/2, elapsed "), std::string::npos) << s;
+  // Without keep_alive, lines mode writes a line per finished unit only (see
+  // LinesModeWritesOneLinePerUnit).
+  std::remove(path.c_str());
 }
 
 }  // namespace
