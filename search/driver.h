@@ -3,7 +3,7 @@
 // null-window searches. Reports each completed iteration to an Observer. Used
 // as is by the serial backend and run by every thread of a Lazy-SMP backend
 // (which skips depths through its hooks), so it takes the Search object as a
-// parameter.
+// parameter. Every iteration searches the root through Search::root().
 #pragma once
 
 #include <vector>
@@ -30,7 +30,7 @@ Value aspiration_iteration(S& search, Worker& w, Depth depth, Value prev, bool u
     beta = std::min(prev + delta, kInfinite);
   }
   while (true) {
-    const Value v = search.node(w, alpha, beta, depth, 0, true, false);
+    const Value v = search.root(w, alpha, beta, depth);
     if (search.stopped(w)) return v;
     if (v <= alpha && alpha > -kInfinite) {
       delta *= 4;
@@ -52,7 +52,7 @@ Value mtdf_iteration(S& search, Worker& w, Depth depth, Value guess, std::vector
   Value g = guess, lower = -kInfinite, upper = kInfinite;
   while (lower < upper) {
     const Value beta = g == lower ? g + 1 : g;
-    g = search.node(w, beta - 1, beta, depth, 0, true, false);
+    g = search.root(w, beta - 1, beta, depth);
     if (search.stopped(w)) return g;
     if (g < beta) {
       upper = g;
