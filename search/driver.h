@@ -2,7 +2,8 @@
 // around the previous score (PVS and alpha-beta) or MTD(f)'s sequence of
 // null-window searches. Reports each completed iteration to an Observer. Used
 // as is by the serial backend and run by every thread of a Lazy-SMP backend
-// (with a depth offset), so it takes the Search object as a parameter.
+// (which skips depths through its hooks), so it takes the Search object as a
+// parameter. Every iteration searches the root through Search::root().
 #pragma once
 
 #include <vector>
@@ -29,7 +30,7 @@ Value aspiration_iteration(S& search, Worker& w, Depth depth, Value prev, bool u
     beta = std::min(prev + delta, kInfinite);
   }
   while (true) {
-    const Value v = search.node(w, alpha, beta, depth, 0, true, false);
+    const Value v = search.root(w, alpha, beta, depth);
     if (search.stopped(w)) return v;
     if (v <= alpha && alpha > -kInfinite) {
       delta *= 4;
@@ -51,7 +52,7 @@ Value mtdf_iteration(S& search, Worker& w, Depth depth, Value guess, std::vector
   Value g = guess, lower = -kInfinite, upper = kInfinite;
   while (lower < upper) {
     const Value beta = g == lower ? g + 1 : g;
-    g = search.node(w, beta - 1, beta, depth, 0, true, false);
+    g = search.root(w, beta - 1, beta, depth);
     if (search.stopped(w)) return g;
     if (g < beta) {
       upper = g;
@@ -65,11 +66,10 @@ Value mtdf_iteration(S& search, Worker& w, Depth depth, Value guess, std::vector
 
 }  // namespace detail
 
-// Runs iterative deepening on w.pos. `depth_offset` lets Lazy-SMP helpers
-// start at a different depth; the serial engine passes 0.
+// Runs iterative deepening on w.pos.
 template <class Table, class Hooks>
 SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, SearchShared& shared,
-                                 Observer* observer, Depth depth_offset = 0) {
+                                 Observer* observer) {
   SearchResult result;
   const SearchOptions& opt = shared.options;
   Depth max_depth = opt.limits.depth > 0 ? std::min(opt.limits.depth, kMaxDepth) : kMaxDepth;
@@ -84,7 +84,7 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
   if (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed))
     shared.stop.store(true, std::memory_order_relaxed);
   Value prev = 0;
-  for (Depth d = 1 + depth_offset; d <= max_depth && !search.stopped(w); ++d) {
+  for (Depth d = 1; d <= max_depth && !search.stopped(w); ++d) {
     if constexpr (Hooks::kSkipsDepths)
       if (search.hooks().skip_depth(w, d)) continue;
     Value v;

@@ -81,7 +81,7 @@ struct SerialHooks {
   // publish_root() and adopt_root()).
   static constexpr bool kSharesRoot = false;
   // kSharesRoot: whether a younger root move that fails high is re-tested
-  // against a best another thread raised meanwhile (Search::shared_root_child).
+  // against a best another thread raised meanwhile (Search::root_child).
   bool retest_root() const { return false; }
 
   // kClaimsNodes: nodes with less remaining depth neither claim their entry

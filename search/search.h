@@ -8,9 +8,11 @@
 // passing its own Worker.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <type_traits>
 
 #include "board/eval.h"
 #include "board/movegen.h"
@@ -25,6 +27,23 @@
 #include "search/worker.h"
 
 namespace xq {
+
+// Which node a call of the node function searches: the root (Search::root(),
+// called by the driver) or one below it. The root's own rules -- no
+// repetition, table cutoff or null move, the banned root moves, the running
+// best shared with other threads -- are compile-time branches of the Root
+// instantiation; the nodes below it do not test for the root.
+enum class NodeKind { Root, Inner };
+
+// The alpha-refresh policy of Search::child(): what a younger brother whose
+// null-window result landed inside (alpha, beta) does before its open-window
+// re-search. KeepAlpha, the ordinary move loop: nothing, the node's alpha is
+// the thread's own. Any other policy is a functor
+// `bool(Worker&, Value& alpha, Value v)` that may raise alpha to a bound
+// other threads reached meanwhile and returns true when the move must first
+// be tested with a null window at the new alpha: Search::root_child() (a root
+// shared with other threads) and LiveAlpha (a split point, split_child.h).
+struct KeepAlpha {};
 
 template <class Table, class Hooks>
 class Search {
@@ -55,52 +74,43 @@ class Search {
   // True when this thread must unwind: global stop or a backend abort.
   bool stopped(const Worker& w) const { return shared_.stopped() || hooks_.aborted(w); }
 
-  // Searches the child reached by m (already tested legal on w.pos) and
-  // returns its value from this node's point of view. PVS: the first move
-  // gets the full window, later ones a null window and a re-search when they
-  // land inside (alpha, beta). `pv_node` marks the principal path: in PVS the
+  // Searches the root of w.pos with the window (alpha, beta): the driver's
+  // entry (search/driver.h), the Root instantiation of node().
+  Value root(Worker& w, Value alpha, Value beta, Depth depth) {
+    return node<NodeKind::Root>(w, alpha, beta, depth, 0, true, false);
+  }
+
+  // Step 7d of node(), the one child search: searches the child reached by m
+  // (already tested legal on w.pos) and returns its value from this node's
+  // point of view. PVS: the first move gets the full window, later ones a
+  // null window and, when they land inside (alpha, beta), a re-search with
+  // the full window; before it, `refresh` (see KeepAlpha) may raise alpha to
+  // a bound other threads reached meanwhile and ask for a null-window test
+  // at the new alpha first. `pv_node` marks the principal path: in PVS the
   // open-window nodes, in alpha-beta and MTD(f) the leftmost path (where the
   // PV-splitting backend splits); only PVS forbids table cutoffs and null
   // moves there. `exclusive`: return kOnEvaluation instead of searching a
-  // child that another thread is searching (hooks with kClaimsNodes).
+  // child that another thread is searching (hooks with kClaimsNodes); the
+  // re-searches are not exclusive.
+  template <class Refresh = KeepAlpha>
   Value child(Worker& w, Move m, Value alpha, Value beta, Depth depth, int ply, bool pv_node,
-              bool first, bool exclusive = false) {
+              bool first, bool exclusive = false, Refresh refresh = {}) {
     w.pos.do_move(m);
     Value v;
     if (first || !pvs()) {
       v = -node(w, -beta, -alpha, depth - 1, ply + 1, pv_node && first, true, exclusive);
     } else {
       v = -node(w, -alpha - 1, -alpha, depth - 1, ply + 1, false, true, exclusive);
-      if (v > alpha && v < beta && !stopped(w))
-        v = -node(w, -beta, -alpha, depth - 1, ply + 1, true, true);
-    }
-    w.pos.undo_move(m);
-    if constexpr (Hooks::kClaimsNodes)
-      if (v == -kOnEvaluation) return kOnEvaluation;
-    return v;
-  }
-
-  // A younger root move of a thread that shares the root's running best
-  // with other threads (Hooks::kSharesRoot, PVS): as child(), except that
-  // when the null-window search fails high, another thread may meanwhile
-  // have raised the root's best. That best is then adopted (alpha, best,
-  // best_move and the root line change, as before each root move) and the
-  // move is tested against it with a null window before any open-window
-  // re-search: a move searched at a stale alpha fails high on a bound the
-  // root has already passed, and its open-window re-search is the most
-  // expensive search of the iteration.
-  Value shared_root_child(Worker& w, Move m, Value& alpha, Value beta, Depth depth,
-                          Value alpha_orig, Value& best, Move& best_move, bool exclusive) {
-    w.pos.do_move(m);
-    Value v = -node(w, -alpha - 1, -alpha, depth - 1, 1, false, true, exclusive);
-    if (v > alpha && v < beta && !stopped(w)) {
-      if (hooks_.adopt_root(w, depth, alpha_orig, beta, best)) {
-        ++w.stats.root_retests;
-        best_move = w.pv[0].moves[0];
-        alpha = std::max(alpha, best);
-        if (alpha < beta) v = -node(w, -alpha - 1, -alpha, depth - 1, 1, false, true);
+      if (v > alpha && v < beta && !stopped(w)) {
+        if constexpr (std::is_same_v<Refresh, KeepAlpha>) {
+          v = -node(w, -beta, -alpha, depth - 1, ply + 1, true, true);
+        } else {
+          if (refresh(w, alpha, v))
+            v = -node(w, -alpha - 1, -alpha, depth - 1, ply + 1, false, true);
+          if (v > alpha && v < beta && !stopped(w))
+            v = -node(w, -beta, -alpha, depth - 1, ply + 1, true, true);
+        }
       }
-      if (v > alpha && v < beta && !stopped(w)) v = -node(w, -beta, -alpha, depth - 1, 1, true, true);
     }
     w.pos.undo_move(m);
     if constexpr (Hooks::kClaimsNodes)
@@ -108,8 +118,12 @@ class Search {
     return v;
   }
 
+  // The node function, in steps. NodeKind::Inner (the default) for every
+  // node below the root (ply > 0); the root is searched through root().
+  template <NodeKind K = NodeKind::Inner>
   Value node(Worker& w, Value alpha, Value beta, Depth depth, int ply, bool pv_node,
              bool null_allowed, bool exclusive = false) {
+    constexpr bool kRoot = K == NodeKind::Root;
     Position& pos = w.pos;
     PvLine& pv = w.pv[ply];
     pv.size = 0;
@@ -124,7 +138,7 @@ class Search {
     if (ply >= kMaxPly) return evaluate(pos);
 
     // Step 3. Repetition (simplified rule, see Position::repetition()).
-    if (ply > 0 && !shared_.options.exact) {
+    if (!kRoot && !shared_.options.exact) {
       switch (pos.repetition()) {
         case Repetition::Draw: return kDraw;
         case Repetition::Win: return kRepetitionWin - ply;
@@ -148,7 +162,7 @@ class Search {
 
     // Step 5. Null move (see try_null_move for when it is tried).
     const bool in_check = pos.in_check();
-    if (f_.null && !full_width && !in_check && null_allowed && ply > 0 && depth >= 2) {
+    if (f_.null && !full_width && !in_check && null_allowed && !kRoot && depth >= 2) {
       if (const std::optional<Value> cut = try_null_move(w, beta, depth, ply)) return *cut;
     }
 
@@ -157,8 +171,9 @@ class Search {
 
     // Step 7. The move loop.
     MovePicker picker(pos, w, f_, tt_move, ply);
-    if (ply == 0 && !shared_.options.banned_root_moves.empty())
-      picker.exclude(shared_.options.banned_root_moves);
+    if constexpr (kRoot)
+      if (!shared_.options.banned_root_moves.empty())
+        picker.exclude(shared_.options.banned_root_moves);
     SplitContext ctx;
     ctx.depth = depth;
     ctx.ply = ply;
@@ -169,7 +184,12 @@ class Search {
     Move best_move;
     int searched = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
+      // Step 7a. Legality (the picker's moves are pseudo-legal).
       if (!pos.is_legal(m)) continue;
+
+      // Step 7b. Deferral (kDefersMoves, kClaimsNodes): a younger brother the
+      // backend names waits for the deferred stage; once a move was deferred,
+      // another thread's stored result may cut the rest of the loop off.
       const bool young = kDeferral && searched > 0 && !picker.deferred_stage();
       if constexpr (Hooks::kDefersMoves) {
         if (young && hooks_.defer_move(w, m, ply)) {
@@ -182,17 +202,24 @@ class Search {
         if (picker.has_deferred() && !full_width)
           if (const std::optional<Value> cut = reprobe(w, beta, depth, ply)) return *cut;
       }
-      if constexpr (Hooks::kSharesRoot)  // another thread's better root move (hooks.h)
-        if (ply == 0 && searched > 0 && hooks_.adopt_root(w, depth, alpha_orig, beta, best)) {
-          best_move = w.pv[0].moves[0];
-          if ((alpha = std::max(alpha, best)) >= beta) break;
-        }
+
+      // Step 7c. Root shared with other threads (kSharesRoot): another
+      // thread's better root best is adopted before each younger move.
+      if constexpr (kRoot && Hooks::kSharesRoot)
+        if (searched > 0 && adopt_root_best(w, depth, alpha_orig, beta, alpha, best, best_move) &&
+            alpha >= beta)
+          break;
+
+      // Step 7d. Search the child (child(); at the root root_child()). A
+      // child another thread is searching (kOnEvaluation) is deferred.
       if constexpr (Hooks::kDefersMoves) hooks_.before_child(w, m, depth, ply, picker.deferred_stage());
       const bool only_if_free = young && exclusive_child(depth, ply);
-      const Value v =
-          ply == 0 && searched > 0 && hooks_.retest_root() && pvs()
-              ? shared_root_child(w, m, alpha, beta, depth, alpha_orig, best, best_move, only_if_free)
-              : child(w, m, alpha, beta, depth, ply, pv_node, searched == 0, only_if_free);
+      Value v;
+      if constexpr (kRoot)
+        v = root_child(w, m, alpha, beta, depth, pv_node, searched == 0, only_if_free, alpha_orig,
+                       best, best_move);
+      else
+        v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0, only_if_free);
       if constexpr (Hooks::kDefersMoves) hooks_.after_child(w, ply);
       if (stopped(w)) return 0;
       if constexpr (Hooks::kClaimsNodes) {
@@ -202,25 +229,31 @@ class Search {
         }
       }
       ++searched;
-      if constexpr (Hooks::kSharesRoot)  // an adopted root best at or above beta
-        if (ply == 0 && alpha >= beta) break;
+      if constexpr (kRoot && Hooks::kSharesRoot)  // an adopted root best at or above beta
+        if (alpha >= beta) break;
+
+      // Step 7e. Record the result: a better value raises best, then alpha
+      // and the line (published to the other threads at a shared root);
+      // reaching beta ends the loop with a cutoff.
       if (v > best) {
         best = v;
         best_move = m;
         if (v > alpha) {
           alpha = v;
           update_pv(w, ply, m);
-          if constexpr (Hooks::kSharesRoot)
-            if (ply == 0) hooks_.publish_root(w, depth, alpha_orig, beta, v);
+          if constexpr (kRoot && Hooks::kSharesRoot)
+            hooks_.publish_root(w, depth, alpha_orig, beta, v);
           if (v >= beta) {
             on_cutoff(w, m, depth, ply, searched == 1);
             break;
           }
         }
       }
-      // Step 8. Offer the node to the backend once the eldest brother is done
-      // (after it, at every move: a thread may fall idle while this node is
-      // half searched, and a later split point is all the surer an ALL node).
+
+      // Step 8. Offer a split point: the node goes to the backend once the
+      // eldest brother is done (after it, at every move: a thread may fall
+      // idle while this node is half searched, and a later split point is all
+      // the surer an ALL node).
       if constexpr (Hooks::kSplits) {
         ctx.alpha = alpha;
         ctx.best_value = best;
@@ -301,6 +334,39 @@ class Search {
     if constexpr (Hooks::kClaimsNodes)
       return depth - 1 >= hooks_.claim_depth() && (ply > 0 || hooks_.defer_root());
     return false;
+  }
+
+  // Step 7c of node() at a root shared with other threads (kSharesRoot):
+  // adopts a better best another thread published for the same depth and
+  // root window -- best, best_move and the root line w.pv[0] change, alpha
+  // rises to it. Returns false when there is none.
+  bool adopt_root_best(Worker& w, Depth depth, Value alpha_orig, Value beta, Value& alpha,
+                       Value& best, Move& best_move) {
+    if (!hooks_.adopt_root(w, depth, alpha_orig, beta, best)) return false;
+    best_move = w.pv[0].moves[0];
+    alpha = std::max(alpha, best);
+    return true;
+  }
+
+  // Step 7d of node() at the root: child(), except for a younger root move of
+  // a thread that shares the root's running best (Hooks::retest_root(),
+  // PVS). When its null-window search fails high, another thread may
+  // meanwhile have raised the root's best: it is adopted as in Step 7c and
+  // the move is tested against it with a null window before any open-window
+  // re-search. A move searched at a stale alpha fails high on a bound the
+  // root has already passed, and its open-window re-search is the most
+  // expensive search of the iteration.
+  Value root_child(Worker& w, Move m, Value& alpha, Value beta, Depth depth, bool pv_node,
+                   bool first, bool exclusive, Value alpha_orig, Value& best, Move& best_move) {
+    if (first || !hooks_.retest_root() || !pvs())
+      return child(w, m, alpha, beta, depth, 0, pv_node, first, exclusive);
+    const auto adopt = [&](Worker& cw, Value& child_alpha, Value) {
+      if (!adopt_root_best(cw, depth, alpha_orig, beta, alpha, best, best_move)) return false;
+      ++cw.stats.root_retests;
+      child_alpha = alpha;
+      return child_alpha < beta;
+    };
+    return child(w, m, alpha, beta, depth, 0, pv_node, false, exclusive, adopt);
   }
 
   void defer(Worker& w, MovePicker& picker, Move m) {

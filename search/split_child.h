@@ -1,9 +1,8 @@
 // How the node function searches a younger brother at a split point
-// (Search::split_and_merge). Kept beside search.h, whose node function it
-// calls; only the split-point backends instantiate it.
+// (Search::split_and_merge). Kept beside search.h, whose one child search
+// (Search::child) it calls; only the split-point backends instantiate it.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 
 #include "search/hooks.h"
@@ -11,31 +10,32 @@
 
 namespace xq {
 
-// Searches move m of a split node from the alpha the thread read when it
-// took the move. Other threads may have raised the node's alpha since: a
-// PVS null-window result above the old alpha is tested against the current
-// one (c.live_alpha, when the backend publishes it) before the full-window
-// re-search, which then starts from it. The serial search would have
-// searched the move against the raised bound; re-searching from the old one
-// proves a value the node no longer needs (at the root, a whole PV).
+// The alpha-refresh policy (see KeepAlpha in search.h) of a younger brother
+// of a split node, searched from the alpha the thread read when it took the
+// move. Other threads may have raised the node's alpha since: a PVS
+// null-window result above the old alpha is tested against the current one
+// (SplitContext::live_alpha, when the backend publishes it) before the
+// full-window re-search, which then starts from it. The serial search would
+// have searched the move against the raised bound; re-searching from the old
+// one proves a value the node no longer needs (at the root, a whole PV).
+struct LiveAlpha {
+  const std::atomic<Value>* live;
+  Value beta;
+  bool operator()(Worker&, Value& alpha, Value v) const {
+    const Value now = live->load(std::memory_order_relaxed);
+    if (now <= alpha || now >= beta) return false;
+    alpha = now;
+    return v <= alpha;
+  }
+};
+
+// Searches move m of a split node: the node's own child search, with the
+// LiveAlpha refresh when the backend publishes the node's alpha.
 template <class S>
 Value split_child(S& s, Worker& w, Move m, Value alpha, const SplitContext& c) {
-  if (!c.live_alpha || !s.pvs()) return s.child(w, m, alpha, c.beta, c.depth, c.ply, c.pv_node, false);
-  const Value beta = c.beta;
-  const Depth d = c.depth - 1;
-  w.pos.do_move(m);
-  Value v = -s.node(w, -alpha - 1, -alpha, d, c.ply + 1, false, true);
-  if (v > alpha && v < beta && !s.stopped(w)) {
-    const Value now = c.live_alpha->load(std::memory_order_relaxed);
-    if (now > alpha && now < beta) {
-      alpha = now;
-      if (v <= alpha) v = -s.node(w, -alpha - 1, -alpha, d, c.ply + 1, false, true);
-    }
-    if (v > alpha && v < beta && !s.stopped(w))
-      v = -s.node(w, -beta, -alpha, d, c.ply + 1, true, true);
-  }
-  w.pos.undo_move(m);
-  return v;
+  if (!c.live_alpha) return s.child(w, m, alpha, c.beta, c.depth, c.ply, c.pv_node, false);
+  return s.child(w, m, alpha, c.beta, c.depth, c.ply, c.pv_node, false, false,
+                 LiveAlpha{c.live_alpha, c.beta});
 }
 
 }  // namespace xq

@@ -59,7 +59,7 @@ class RootSharingHooks : public SerialHooks {
   static constexpr bool kSharesRoot = true;
   // retest: a younger root move whose null-window search fails high is
   // tested against a best another thread has raised meanwhile before its
-  // open-window re-search (Search::shared_root_child).
+  // open-window re-search (Search::root_child).
   explicit RootSharingHooks(RootShare* root, bool retest = true)
       : root_(root), retest_(root != nullptr && retest) {}
   bool retest_root() const { return retest_; }

@@ -70,7 +70,7 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
 
 // A root move that fails high at a stale alpha, while another thread has
 // raised the root's best meanwhile, is re-tested at that best before any
-// open-window re-search (Search::shared_root_child). On middlegame 16, whose
+// open-window re-search (Search::root_child). On middlegame 16, whose
 // best move changes late, that saves nodes; without the re-test nothing is
 // re-tested. In exact mode the re-test keeps the serial value.
 TEST(AbdadaLockstep, RootRetestSavesTheStaleAlphaReSearch) {

@@ -126,7 +126,7 @@ void busy_children_are_deferred() {
   Search<Table, TestHooks<true>> search(tt, hooks, shared);
   auto w = std::make_unique<Worker>(0);
   w->pos = root;
-  const Value v = search.node(*w, -kInfinite, kInfinite, 2, 0, true, false);
+  const Value v = search.root(*w, -kInfinite, kInfinite, 2);
 
   XorTable ref_tt;
   SerialHooks serial;
@@ -135,7 +135,7 @@ void busy_children_are_deferred() {
   Search<XorTable, SerialHooks> ref(ref_tt, serial, ref_shared);
   auto rw = std::make_unique<Worker>(0);
   rw->pos = root;
-  EXPECT_EQ(v, ref.node(*rw, -kInfinite, kInfinite, 2, 0, true, false));
+  EXPECT_EQ(v, ref.root(*rw, -kInfinite, kInfinite, 2));
   EXPECT_EQ(hooks.enters_at_ply1, std::uint64_t(2 * moves.size - 1)) << Table::kName;
   EXPECT_EQ(hooks.enters, hooks.leaves);
   for (const auto& [key, slot] : held) tt.release(key, slot, 1);
