@@ -1,10 +1,18 @@
 // What the parallel tests share: the contract's positions (the opening
 // suite plus random playouts), exact-mode options (DESIGN.md §4), and the
-// serial references, computed once per test process.
+// serial references. In exact mode the root value is the minimax value of the
+// depth-limited tree, whatever the algorithm, so the references of the grids
+// are stored once in tests/data/exact_values.csv (FEN, depth, value; written
+// and checked by ExactValuesSlow.StoredValuesAreTheSerialValues) instead of
+// being searched again by every test process; a position the file lacks is
+// searched, once per process.
 #pragma once
 
+#include <cstdlib>
 #include <map>
+#include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "parallel/backend.h"
@@ -33,19 +41,50 @@ inline std::vector<Position> contract_positions(int randoms) {
   return out;
 }
 
-// Serial alpha-beta (or PVS) values of `ps` in exact mode, computed once per
-// process for each (list, depth, algorithm); `ps` must outlive the process's
-// tests (a static).
-inline const std::vector<Value>& serial_values(const std::vector<Position>& ps, Depth depth,
-                                               Algorithm a = Algorithm::AlphaBeta) {
-  static std::map<std::tuple<const void*, Depth, Algorithm>, std::vector<Value>> cache;
-  auto& values = cache[{&ps, depth, a}];
+// The opening suite plus `randoms` positions after random games of 24 plies
+// (the split backends' exact grid, tests/parallel/pvsplit_ybwc_test.cpp).
+inline std::vector<Position> split_grid_positions(int randoms) {
+  std::vector<Position> out = contract_positions(0);
+  for (const Position& p : random_positions(randoms, 11, 24)) out.push_back(p);
+  return out;
+}
+
+inline std::string exact_values_path() {
+  return std::string(XQLAB_TEST_DATA_DIR) + "/exact_values.csv";
+}
+
+// (FEN, depth) -> the serial exact value, as stored.
+using StoredValues = std::map<std::pair<std::string, int>, Value>;
+
+inline const StoredValues& stored_values() {
+  static const StoredValues values = [] {
+    StoredValues v;
+    for (const CsvRecord& r : read_csv(exact_values_path()))
+      v[{r.at("fen"), std::stoi(r.at("depth"))}] = Value(std::stoi(r.at("value")));
+    return v;
+  }();
+  return values;
+}
+
+// The serial exact value of one position, searched (alpha-beta).
+inline Value search_serial_value(const Position& p, Depth depth) {
+  BackendConfig c;
+  c.hash_mib = 1;
+  auto serial = make_backend("serial", c);
+  Observer quiet;
+  return serial->search(p, exact_options(depth, Algorithm::AlphaBeta), quiet).score;
+}
+
+// The serial exact values of `ps` at `depth`: stored, or searched once per
+// process for each list; `ps` must outlive the process's tests (a static).
+inline const std::vector<Value>& serial_values(const std::vector<Position>& ps, Depth depth) {
+  static std::map<std::pair<const void*, Depth>, std::vector<Value>> cache;
+  auto& values = cache[{&ps, depth}];
   if (values.empty()) {
-    BackendConfig c;
-    c.hash_mib = 1;
-    auto serial = make_backend("serial", c);
-    Observer quiet;
-    for (const Position& p : ps) values.push_back(serial->search(p, exact_options(depth, a), quiet).score);
+    for (const Position& p : ps) {
+      const auto it = stored_values().find({p.fen(), int(depth)});
+      values.push_back(it != stored_values().end() ? it->second : search_serial_value(p, depth));
+    }
   }
   return values;
 }

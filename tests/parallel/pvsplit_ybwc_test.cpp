@@ -15,44 +15,12 @@
 #include "board/movegen.h"
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "tests/parallel/exact_grid.h"
 
 namespace xq {
 namespace {
 
-std::vector<Position> opening_positions() {
-  std::vector<Position> out;
-  std::ifstream in(std::string(XQLAB_DATA_DIR) + "/openings.csv");
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    Position p;
-    if (p.set_fen(line.substr(line.rfind(',') + 1)).empty()) out.push_back(p);
-  }
-  return out;
-}
-
-// Positions after short random games: quiet, tactical and check positions.
-std::vector<Position> random_positions(int count, int plies, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<Position> out;
-  while (int(out.size()) < count) {
-    Position pos;
-    for (int i = 0; i < plies; ++i) {
-      MoveList moves(pos);
-      if (moves.size == 0) break;
-      pos.do_move(moves.moves[rng() % moves.size]);
-    }
-    Position fresh;
-    if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) out.push_back(fresh);
-  }
-  return out;
-}
-
-std::vector<Position> suite(int randoms) {
-  std::vector<Position> v = opening_positions();
-  for (const Position& p : random_positions(randoms, 24, 11)) v.push_back(p);
-  return v;
-}
+std::vector<Position> suite(int randoms) { return test::split_grid_positions(randoms); }
 
 SearchOptions exact(Depth depth, Algorithm a = Algorithm::Pvs) {
   SearchOptions o;
@@ -110,15 +78,13 @@ void check_exact(const Case& k, const std::vector<Position>& ps, const SearchOpt
 class ParallelExact : public ::testing::TestWithParam<Case> {};
 
 TEST_P(ParallelExact, EqualsSerialAtDepth4) {
-  const auto ps = suite(8);
-  const SearchOptions o = exact(4);
-  check_exact(GetParam(), ps, o, serial_values(ps, o), 2);
+  static const std::vector<Position> ps = suite(8);
+  check_exact(GetParam(), ps, exact(4), test::serial_values(ps, 4), 2);
 }
 
 TEST_P(ParallelExact, SlowEqualsSerialAtDepth5) {
-  const auto ps = suite(24);
-  const SearchOptions o = exact(5);
-  check_exact(GetParam(), ps, o, serial_values(ps, o), 3);
+  static const std::vector<Position> ps = suite(24);
+  check_exact(GetParam(), ps, exact(5), test::serial_values(ps, 5), 3);
 }
 
 std::vector<Case> all_cases() {
