@@ -115,6 +115,7 @@ inline void reset_worker(Worker& w, const Position& pos) {
   w.stats = SearchStats{};
   w.next_time_check = 0;
   w.flushed_nodes = 0;
+  w.sim_nodes = w.sim_qnodes = 0;
   w.clear_heuristics();
 }
 

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "parallel/sim/machine.h"
+
 namespace xq {
 
 ThreadPool::ThreadPool(int threads) {
@@ -25,6 +27,20 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::run(Job job) {
+  // On a simulated machine every helper is a logical thread: registered
+  // here, by id (so the order in which the OS wakes them never matters), and
+  // attached for the job's length.
+  if (sim::Machine* m = sim::Machine::current()) {
+    for (int id = 1; id < size(); ++id) m->spawn(id, m->cost_of(sim::Cost::Wake));
+    job = [m, inner = std::move(job)](int id) {
+      m->attach(id);
+      struct Detach {
+        sim::Machine* m;
+        ~Detach() { m->detach(); }
+      } detach{m};
+      inner(id);
+    };
+  }
   {
     std::lock_guard lock(mutex_);
     job_ = std::move(job);
@@ -36,6 +52,7 @@ void ThreadPool::run(Job job) {
 }
 
 void ThreadPool::wait_parked() {
+  if (sim::Machine* m = sim::Machine::current()) m->wait_others();
   std::unique_lock lock(mutex_);
   // A helper that has not woken for the latest job yet is parked but would
   // still run it: wait until every helper has finished this job.

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "search/options.h"
+#include "search/virtual_time.h"
 #include "search/worker.h"
 
 namespace xq {
@@ -16,11 +17,16 @@ struct SearchShared {
   // Constant after set-up.
   SearchOptions options;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  // Under a simulated machine (search/virtual_time.h): its virtual time at
+  // the start, and elapsed_ms() counts virtual time.
+  sim::Clock* sim = sim::current();
+  double sim_start = sim ? sim->now_seconds() : 0.0;
   // Mutable, touched by every thread.
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> nodes{0};  // flushed by workers in batches (node limit)
 
   double elapsed_ms() const {
+    if (sim) return 1000.0 * (sim->now_seconds() - sim_start);
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
   }
@@ -33,8 +39,11 @@ struct SearchShared {
 // reached when the shared count is; every other thread has at most one batch
 // unflushed and stops at its next node, so a search ends within
 // [N, N + batch x threads] nodes.
+// Under a simulated machine the batch is its quantum, and the machine may
+// hand the processor to another logical thread here first.
 inline void check_search_limits(Worker& w, SearchShared& shared, std::uint64_t batch) {
   w.next_time_check = w.stats.nodes + batch;
+  if (shared.sim) shared.sim->at_quantum(w);
   const std::uint64_t fresh = w.stats.nodes - w.flushed_nodes;
   w.flushed_nodes = w.stats.nodes;
   const SearchOptions& opt = shared.options;

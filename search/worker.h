@@ -60,6 +60,9 @@ struct alignas(64) Worker {
   SearchStats stats;
   std::uint64_t next_time_check = 0;  // node count at which to check the limits
   std::uint64_t flushed_nodes = 0;    // nodes already added to SearchShared::nodes
+  // Nodes and quiescence nodes already charged to a simulated machine's
+  // clock (search/virtual_time.h).
+  std::uint64_t sim_nodes = 0, sim_qnodes = 0;
 };
 
 }  // namespace xq

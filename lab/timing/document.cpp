@@ -64,7 +64,9 @@ void to_json(Json& j, const LabSummary& r) {
 Json lab_summary_json(const LabSettings& s, std::size_t positions,
                       const std::vector<LabSummary>& rows) {
   const std::string note = oversubscription_note(s);
-  Json j{{"suite", s.suite_path},
+  Json j{{"mode", s.sim ? "simulated" : "measured"},
+         {"simulation", s.sim ? sim_settings_json(*s.sim, s.runs) : Json()},
+         {"suite", s.suite_path},
          {"positions", positions},
          {"depth", s.depth},
          {"runs", s.runs},

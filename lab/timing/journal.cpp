@@ -92,13 +92,17 @@ Json journal_settings(const LabSettings& s, const std::vector<common::SuiteEntry
   Json fens = Json::array(), configs = Json::array();
   for (const common::SuiteEntry& e : suite) fens.push_back(e.pos.fen());
   for (const LabConfig& c : s.configs) configs.push_back(c.label());
-  return Json{{"suite", s.suite_path},
-              {"fens", fens},
-              {"depth", s.depth},
-              {"runs", s.runs},
-              {"hash_mb", s.base.hash_mib},
-              {"params", records::backend_json("", s.base)["params"]},
-              {"configs", configs}};
+  Json j{{"suite", s.suite_path},
+         {"fens", fens},
+         {"depth", s.depth},
+         {"runs", s.runs},
+         {"hash_mb", s.base.hash_mib},
+         {"params", records::backend_json("", s.base)["params"]},
+         {"configs", configs}};
+  // A simulated run's searches resume only a simulated run with the same
+  // machine (a measured run's journal has no such key).
+  if (s.sim) j["simulation"] = sim_settings_json(*s.sim, s.runs);
+  return j;
 }
 
 std::string journal_line(const LabSettings& s, const LabRun& r) {

@@ -139,12 +139,22 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
           r.config = int(ci);
           r.run = run;
           r.position = int(p);
-          r.load_average = load_average_now();
-          const double cpu0 = process_cpu_seconds();
-          const Clock::time_point t0 = Clock::now();
-          r.result = backend->search(suite[p].pos, options, silent);
-          r.seconds = since(t0);
-          r.cpu_seconds = process_cpu_seconds() - cpu0;
+          if (s.sim) {
+            // Virtual time: every logical thread had its processor throughout.
+            const std::uint64_t seed = s.sim->seed == 0 ? 0 : s.sim->seed + std::uint64_t(run);
+            SimulatedSearch sim =
+                simulate_search(*backend, suite[p].pos, options, *s.sim, seed, c.threads);
+            r.result = std::move(sim.result);
+            r.seconds = sim.seconds;
+            r.cpu_seconds = sim.seconds * c.threads;
+          } else {
+            r.load_average = load_average_now();
+            const double cpu0 = process_cpu_seconds();
+            const Clock::time_point t0 = Clock::now();
+            r.result = backend->search(suite[p].pos, options, silent);
+            r.seconds = since(t0);
+            r.cpu_seconds = process_cpu_seconds() - cpu0;
+          }
           // Cut short by the stop: not a finished search (one that finished
           // before the stop came is kept).
           if (stopped() && r.result.stopped) break;
@@ -176,7 +186,7 @@ std::string lab_csv_header() {
          "tt_hits,tt_cutoffs,tt_torn,bad_tt_moves,splits,joins,aborts,idle_seconds,bestmove,"
          "score,agrees,search_seconds,lock_seconds,copy_seconds,wasted_nodes,cpu_seconds,"
          "cpu_share,load_average,contested,busy_answers,deferrals,deferred_searches,"
-         "cutoff_reprobes,mark_underflows,mark_leaks";
+         "cutoff_reprobes,mark_underflows,mark_leaks,mode";
 }
 
 namespace {
@@ -212,7 +222,8 @@ std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::Sui
          std::to_string(c.threads) + "," + std::to_string(r.position + 1) + "," +
          csv_field(e.name) + "," + std::to_string(s.depth) + "," + buf +
          move_name(r.result.best_move) + "," + std::to_string(r.result.score) + "," +
-         (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads);
+         (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads) +
+         (s.sim ? ",simulated" : ",measured");
 }
 
 }  // namespace xq::lab::timing

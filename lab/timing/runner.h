@@ -10,10 +10,12 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "lab/common/suite.h"
+#include "lab/timing/simulation.h"
 #include "parallel/backend.h"
 #include "search/result.h"
 
@@ -37,6 +39,9 @@ struct LabSettings {
   // Table size, replacement and backend parameters; hash and threads come
   // from each configuration.
   BackendConfig base;
+  // Set: every search runs on a simulated machine (lab/timing/simulation.h)
+  // and its time is virtual.
+  std::optional<SimSettings> sim;
 };
 
 // The configurations: the serial reference (1 thread) of every scheme first,
@@ -56,7 +61,7 @@ struct LabRun {
   int config = 0;  // index into LabSettings::configs
   int run = 0;
   int position = 0;  // index into the suite
-  double seconds = 0;  // wall time of Backend::search
+  double seconds = 0;  // wall time of Backend::search (virtual time when simulated)
   // CPU time the process got during the search (getrusage(RUSAGE_SELF):
   // user + system, every thread), and the 1-minute load average when it
   // started (-1: unknown). Against seconds x threads they tell whether the

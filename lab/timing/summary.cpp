@@ -181,6 +181,7 @@ bool contested(double cpu_seconds, double wall_seconds, int threads, double idle
 }
 
 std::string oversubscription_note(const LabSettings& s) {
+  if (s.sim) return "";  // a simulated machine has a processor per logical thread
   for (const LabConfig& c : s.configs)
     if (c.threads > int(cores()))
       return "note: thread counts above " + std::to_string(cores()) +

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "board/position.h"
+#include "parallel/sim/machine.h"
 #include "parallel/split/timing.h"
 #include "search/hooks.h"
 #include "search/worker.h"
@@ -36,7 +37,10 @@ inline void cpu_relax() {
 // costs nodes, while at thread counts above the core count (or beside other
 // work) a waiter that keeps yielding takes CPU from the threads that hold the
 // work it waits for.
+// On a simulated machine the thread sleeps in virtual time instead, until a
+// signal or its timeout (parallel/sim/machine.h).
 inline void back_off(int& spins) {
+  if (sim::idle_wait()) return;
   if (++spins < 64) {
     cpu_relax();
   } else if (spins < 1024) {
@@ -89,6 +93,7 @@ struct Snapshot {
   // Position::copy_from copies the live part of the position only (the
   // state stack up to the current ply), as every split backend must.
   void take(const Worker& w) {
+    sim::charge(sim::Cost::Publish);
     pos.copy_from(w.pos);
     history = w.history;
     killers = w.killers;
@@ -96,6 +101,7 @@ struct Snapshot {
   // A free helper takes everything; an owner helping below its own split
   // point keeps its own tables (with_heuristics = false).
   void give(Worker& w, bool with_heuristics) const {
+    sim::charge(sim::Cost::Join);
     w.pos.copy_from(pos);
     if (!with_heuristics) return;
     w.history = history;

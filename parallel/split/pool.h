@@ -202,6 +202,7 @@ class Pool {
   // and closes thread 0's span. Safe to call when no search was begun, and twice.
   void end_search() noexcept {
     searching_.store(false, std::memory_order_release);
+    sim::signal();  // sleeping helpers see the end at once
     try {
       os_threads_.wait_parked();
     } catch (...) {
@@ -307,6 +308,7 @@ class Pool {
       const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
       --sp.workers;
       policy_.changed(sp);
+      sim::signal();  // an owner waiting for its helpers may go on
     };
     try {
       run_moves(t, sp);
@@ -441,6 +443,7 @@ class Pool {
       ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
     }
     ++t.stats.splits;
+    sim::signal();  // idle threads look for it
   }
 
   static void pop(Thread& t, Point& sp, int index) {

@@ -166,7 +166,9 @@ class PvHooks : public SerialHooks {
       }
     };
     st_.in_region = true;
-    if (st_.dynamic) {
+    if (sim::Machine* m = sim::Machine::current()) {
+      run_simulated_region(*m, n, guarded);
+    } else if (st_.dynamic) {
 #pragma omp parallel for num_threads(st_.threads) schedule(dynamic, 1)
       for (int i = 0; i < n; ++i) guarded(i);
     } else {
@@ -175,6 +177,39 @@ class PvHooks : public SerialHooks {
     }
     st_.in_region = false;
     st_.cutoff.store(false, std::memory_order_relaxed);
+  }
+
+  // The region on a simulated machine: the team members are logical
+  // threads (spawned at the fork, attached while they search, joined at the
+  // barrier), and the dynamic schedule hands iterations out from a counter
+  // that only the logical thread holding the processor touches, so the
+  // assignment is the same on every run (libgomp's depends on OS timing).
+  template <class Guarded>
+  void run_simulated_region(sim::Machine& m, int n, Guarded& guarded) {
+    m.charge(sim::Cost::Fork);
+    for (int id = 1; id < st_.threads; ++id) m.spawn(id, 0);
+    int next = 0;
+    const int threads = st_.threads;
+    const bool dynamic = st_.dynamic;
+#pragma omp parallel num_threads(threads)
+    {
+      const int tid = omp_get_thread_num();
+      const int team = omp_get_num_threads();
+      if (tid == 0)
+        for (int id = team; id < threads; ++id) m.unspawn(id);  // OpenMP gave fewer
+      else
+        m.attach(tid);
+      if (dynamic) {
+        for (int i = next++; i < n; i = next++) guarded(i);
+      } else {
+        for (int i = tid; i < n; i += team) guarded(i);
+      }
+      if (tid == 0)
+        m.wait_others();
+      else
+        m.detach();
+    }
+    m.charge(sim::Cost::Barrier);
   }
 
   PvState& st_;

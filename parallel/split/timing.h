@@ -25,7 +25,9 @@
 #include <cstdint>
 #include <mutex>
 
+#include "parallel/sim/machine.h"
 #include "search/result.h"
+#include "search/virtual_time.h"
 
 namespace xq::split_timing {
 
@@ -43,7 +45,11 @@ inline std::atomic<NowFn>& clock_source() {
 // Call it only while no search runs.
 inline void set_clock(NowFn fn) { detail::clock_source().store(fn, std::memory_order_relaxed); }
 
+// On a simulated machine: the calling logical thread's virtual time.
 inline Clock::time_point now() {
+  if (const sim::Clock* v = sim::current())
+    return Clock::time_point(std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(v->now_seconds())));
   const NowFn fn = detail::clock_source().load(std::memory_order_relaxed);
   return fn ? fn() : Clock::now();
 }
@@ -117,11 +123,14 @@ class InPart {
 };
 
 // Holds a mutex; the time spent waiting for it, when it was contended, goes
-// to lock. An uncontended lock reads no clock.
+// to lock. An uncontended lock reads no clock. On a simulated machine a lock
+// is never contended (one logical thread runs at a time, and none is handed
+// the processor while it holds a lock): each acquisition costs `lock`.
 template <class Mutex = std::mutex>
 class TimedLock {
  public:
   TimedLock(Mutex& m, Ledger& l, SearchStats& s) : m_(m) {
+    sim::charge(sim::Cost::Lock);
     if (m_.try_lock()) return;
     const Part back = l.to(Part::Lock, s);
     m_.lock();

@@ -1,0 +1,212 @@
+#include "parallel/sim/machine.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "search/worker.h"
+
+namespace xq::sim {
+namespace {
+
+thread_local int tl_id = -1;  // the calling thread's logical id while attached
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads)
+    : costs_(costs), quantum_(quantum), slots_(std::size_t(std::max(1, max_threads))) {
+  if (quantum < 1) throw std::invalid_argument("the simulation quantum must be at least 1 node");
+  if (max_threads < 1) throw std::invalid_argument("a simulated machine needs a thread");
+  // Seed 0: every thread at speed 1. Otherwise a factor in 1 +- jitter per
+  // thread, so that threads with equal work do not stay in step forever.
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    if (seed == 0) continue;
+    const std::uint64_t r = splitmix64(seed * 0x100000001B3ull + i);
+    const double u = double(r >> 11) / double(1ull << 53);  // [0, 1)
+    slots_[i].speed = 1.0 + costs_.jitter * (2.0 * u - 1.0);
+  }
+}
+
+int Machine::self() const {
+  if (tl_id < 0 || Machine::current() != this)
+    throw std::logic_error("a thread that is not attached to the simulated machine called it");
+  return tl_id;
+}
+
+Time Machine::now() const { return slots_[std::size_t(self())].clock; }
+
+double Machine::now_seconds() const { return seconds(now()); }
+
+void Machine::begin() {
+  if (attached_ != 0) throw std::logic_error("simulated machine begun twice");
+  for (Slot& s : slots_) {
+    s.state = State::Absent;
+    s.clock = s.wake = 0;
+    s.go.store(0, std::memory_order_relaxed);
+  }
+  slots_[0].state = State::Runnable;
+  attached_ = 1;
+  detail::current_slot() = this;
+  tl_id = 0;
+}
+
+void Machine::end() {
+  const int me = self();
+  if (others_attached(me)) throw std::logic_error("simulated machine ended with threads attached");
+  slots_[std::size_t(me)].state = State::Absent;
+  attached_ = 0;
+  detail::current_slot() = nullptr;
+  tl_id = -1;
+}
+
+void Machine::spawn(int id, Time after) {
+  if (id < 0 || std::size_t(id) >= slots_.size())
+    throw std::out_of_range("simulated thread " + std::to_string(id) + " is beyond the machine's " +
+                            std::to_string(slots_.size()));
+  Slot& s = slots_[std::size_t(id)];
+  if (s.state != State::Absent)
+    throw std::logic_error("simulated thread " + std::to_string(id) + " spawned twice");
+  s.state = State::Runnable;
+  s.clock = now() + after;
+  s.go.store(0, std::memory_order_relaxed);
+  ++attached_;
+}
+
+void Machine::unspawn(int id) {
+  Slot& s = slots_.at(std::size_t(id));
+  if (s.state == State::Absent) return;
+  s.state = State::Absent;
+  --attached_;
+}
+
+bool Machine::others_attached(int id) const {
+  return attached_ - (slots_[std::size_t(id)].state == State::Absent ? 0 : 1) > 0;
+}
+
+int Machine::pick() const {
+  int best = -1;
+  Time key = 0;
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const Slot& s = slots_[i];
+    Time k = 0;
+    switch (s.state) {
+      case State::Absent: continue;
+      case State::Runnable: k = s.clock; break;
+      case State::Sleeping: k = std::max(s.clock, s.wake); break;
+      case State::Joining:
+        if (others_attached(int(i))) continue;
+        k = s.clock;
+        break;
+    }
+    if (best < 0 || k < key) {
+      best = int(i);
+      key = k;
+    }
+  }
+  return best;
+}
+
+void Machine::switch_to(int next, bool wait) {
+  const int me = tl_id;
+  Slot& n = slots_[std::size_t(next)];
+  if (n.state == State::Sleeping) n.clock = std::max(n.clock, n.wake);
+  n.state = State::Runnable;
+  if (next == me) return;
+  ++switches_;
+  n.go.store(1, std::memory_order_release);
+  n.go.notify_one();
+  if (wait) take_token(me);
+}
+
+void Machine::take_token(int id) {
+  std::atomic<int>& go = slots_[std::size_t(id)].go;
+  while (go.load(std::memory_order_acquire) == 0) go.wait(0, std::memory_order_acquire);
+  go.store(0, std::memory_order_relaxed);
+}
+
+void Machine::attach(int id) {
+  detail::current_slot() = this;
+  tl_id = id;
+  take_token(id);
+}
+
+void Machine::detach() {
+  const int me = self();
+  Slot& s = slots_[std::size_t(me)];
+  s.state = State::Absent;
+  --attached_;
+  // A thread waiting for the others resumes at the latest of their exits.
+  for (Slot& j : slots_)
+    if (j.state == State::Joining) j.clock = std::max(j.clock, s.clock);
+  detail::current_slot() = nullptr;
+  tl_id = -1;
+  const int next = pick();
+  if (next < 0) throw std::logic_error("a simulated thread detached and left no thread to run");
+  Slot& n = slots_[std::size_t(next)];
+  if (n.state == State::Sleeping) n.clock = std::max(n.clock, n.wake);
+  n.state = State::Runnable;
+  ++switches_;
+  n.go.store(1, std::memory_order_release);
+  n.go.notify_one();
+}
+
+void Machine::wait_others() {
+  const int me = self();
+  if (!others_attached(me)) return;
+  slots_[std::size_t(me)].state = State::Joining;
+  switch_to(pick(), true);
+}
+
+Time Machine::cost_of(Cost c) const {
+  switch (c) {
+    case Cost::Publish: return costs_.publish;
+    case Cost::Join: return costs_.join;
+    case Cost::Lock: return costs_.lock;
+    case Cost::Wake: return costs_.wake;
+    case Cost::Fork: return costs_.fork;
+    case Cost::Barrier: return costs_.barrier;
+    case Cost::IdlePoll: return costs_.idle_poll;
+  }
+  return 0;
+}
+
+void Machine::charge(Cost c) { slots_[std::size_t(self())].clock += cost_of(c); }
+
+void Machine::idle_wait() {
+  const int me = self();
+  Slot& s = slots_[std::size_t(me)];
+  s.clock += costs_.idle_poll;
+  s.state = State::Sleeping;
+  s.wake = s.clock + costs_.idle_timeout;
+  switch_to(pick(), true);
+}
+
+void Machine::signal() {
+  const Time t = now();
+  for (Slot& s : slots_)
+    if (s.state == State::Sleeping) s.wake = std::min(s.wake, std::max(s.clock, t));
+}
+
+void Machine::at_quantum(Worker& w) {
+  const int me = self();
+  Slot& s = slots_[std::size_t(me)];
+  const std::uint64_t nodes = w.stats.nodes, qnodes = w.stats.qnodes;
+  const std::uint64_t dq = qnodes - w.sim_qnodes;
+  const std::uint64_t dn = nodes - w.sim_nodes - dq;
+  w.sim_nodes = nodes;
+  w.sim_qnodes = qnodes;
+  const double cost = double(dn) * double(costs_.node) + double(dq) * double(costs_.qnode);
+  s.clock += Time(cost * s.speed);
+  w.next_time_check = nodes + std::uint64_t(quantum_);
+  const int next = pick();
+  if (next != me) switch_to(next, true);
+}
+
+}  // namespace xq::sim

@@ -1,0 +1,156 @@
+// A simulated parallel machine: p logical threads run the backends' own code
+// (their pools, hooks, split points and table) on one processor at a time,
+// on virtual clocks, so that a 2-core computer can say what a backend does at
+// 8, 16 or 64 threads, and say it the same way on every run.
+//
+// Each logical thread is a real OS thread (the backend's own: pool helpers,
+// OpenMP team members, the caller's thread as thread 0), but it executes only
+// while it holds the machine's token. The token holder runs until its next
+// quantum check (every `quantum` nodes, at the node function's limit check,
+// search/virtual_time.h) or until it waits for something; then the token goes
+// to the logical thread with the smallest virtual clock (ties: the smaller
+// id). A thread's clock advances by the cost of the nodes it searched
+// (interior and quiescence nodes weighted separately, times its speed
+// factor) and by the costs charged at the seams the real runs already time:
+// split publishes and joins (copies), split-point locks, waking helpers,
+// OpenMP forks and barriers, and idle polls. An idle thread sleeps until a
+// signal (a split point published, a search ending) or a timeout, and the
+// clock jump is its idle time. No host clock is read inside a simulated
+// search: the same binary, inputs, costs, quantum and seed give the same
+// counts and virtual times on any load.
+//
+// What it cannot model (and the real lab can): caches and memory bandwidth,
+// contention for a lock between two threads inside one quantum (a lock is
+// never contended, each acquisition costs `lock`), torn table entries, OS
+// preemption. Its figures are SIMULATED and are never mixed with measured
+// ones.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "search/virtual_time.h"
+
+namespace xq::sim {
+
+// Virtual time in picoseconds.
+using Time = std::int64_t;
+
+inline constexpr Time kPicosPerSecond = 1'000'000'000'000;
+inline double seconds(Time t) { return double(t) / double(kPicosPerSecond); }
+
+// The costs of a machine, in picoseconds (a profile, lab/timing/sim_profile.h).
+struct Costs {
+  Time node = 290'000;         // an interior node
+  Time qnode = 290'000;        // a quiescence node
+  Time publish = 2'000'000;    // publishing a split point (the owner's snapshot copy)
+  Time join = 5'000'000;       // joining one (the helper's copy of the snapshot)
+  Time lock = 40'000;          // taking a split point's lock
+  Time wake = 20'000'000;      // waking a parked helper thread for a search
+  Time fork = 5'000'000;       // an OpenMP parallel region's fork
+  Time barrier = 2'000'000;    // ... and its closing barrier
+  Time idle_poll = 200'000;    // one look for work by an idle thread
+  Time idle_timeout = 50'000'000;  // an idle thread's sleep when no signal wakes it
+  // Per-thread speed factors are 1 +- up to this (seeded; 0 with seed 0).
+  double jitter = 0.02;
+};
+
+// What a seam charges.
+enum class Cost : std::uint8_t { Publish, Join, Lock, Wake, Fork, Barrier, IdlePoll };
+
+class Machine final : public Clock {
+ public:
+  // Up to `max_threads` logical threads (ids 0..max_threads-1).
+  Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads);
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  // The calling thread becomes logical thread 0 at virtual time 0 and holds
+  // the token. end() detaches it (every other thread must have detached).
+  void begin();
+  void end();
+
+  // The machine the calling thread is attached to, or nullptr.
+  static Machine* current() { return static_cast<Machine*>(sim::current()); }
+
+  // -- Called by the token holder.
+  // Registers logical thread `id` as runnable at the holder's time plus `at`
+  // (it may run before its OS thread reaches attach(); the token waits).
+  void spawn(int id, Time after);
+  // Takes back a spawn whose OS thread will never attach.
+  void unspawn(int id);
+  // Blocks until every other logical thread has detached; the holder's clock
+  // becomes the latest detach time if that is later.
+  void wait_others();
+  // Adds `cost` to the holder's clock.
+  void charge(Cost cost);
+  // An idle thread found no work: it sleeps until a signal or its timeout.
+  void idle_wait();
+  // Work appeared (or the search ended): every sleeping thread wakes at the
+  // holder's time (or its own, if later).
+  void signal();
+
+  // -- Called by a spawned thread's OS thread.
+  // Blocks until logical thread `id` holds the token; then it runs.
+  void attach(int id);
+  // The calling thread leaves; the token goes on.
+  void detach();
+
+  // Clock.
+  void at_quantum(Worker& w) override;
+  double now_seconds() const override;
+
+  Time now() const;  // the calling thread's clock
+  Time cost_of(Cost c) const;
+  int quantum() const { return quantum_; }
+  std::uint64_t switches() const { return switches_; }
+  // The speed factor of logical thread id (1 without jitter).
+  double speed(int id) const { return slots_[std::size_t(id)].speed; }
+
+ private:
+  enum class State : std::uint8_t { Absent, Runnable, Sleeping, Joining };
+  struct alignas(64) Slot {
+    State state = State::Absent;
+    Time clock = 0;
+    Time wake = 0;  // Sleeping: when it wakes unless signalled earlier
+    double speed = 1.0;
+    std::atomic<int> go{0};  // 1: this thread holds the token
+  };
+
+  int self() const;
+  // The thread to run next, by (key, id): a runnable thread's clock, a
+  // sleeper's wake time, a joiner once no other thread is attached.
+  int pick() const;
+  // Hands the token to `next` (making a sleeper or joiner runnable) and, if
+  // `wait`, blocks until the token comes back.
+  void switch_to(int next, bool wait);
+  void take_token(int id);
+  bool others_attached(int id) const;
+
+  const Costs costs_;
+  const int quantum_;
+  std::vector<Slot> slots_;
+  int attached_ = 0;     // logical threads not Absent
+  std::uint64_t switches_ = 0;
+};
+
+// The seams' calls: each does nothing unless the calling thread runs on a
+// simulated machine.
+inline void charge(Cost c) {
+  if (Machine* m = Machine::current()) m->charge(c);
+}
+inline void signal() {
+  if (Machine* m = Machine::current()) m->signal();
+}
+// True (after sleeping in virtual time) on a simulated machine; false at
+// once otherwise, when the caller waits its own way.
+inline bool idle_wait() {
+  Machine* m = Machine::current();
+  if (!m) return false;
+  m->idle_wait();
+  return true;
+}
+
+}  // namespace xq::sim

@@ -1,0 +1,265 @@
+// The simulated machine (parallel/sim/machine.h) runs every registered
+// backend's own code on virtual clocks, one logical thread at a time:
+//  * at one thread it changes nothing: nodes, score and move equal the same
+//    backend's real one-thread search, and the serial backend's;
+//  * in exact mode (DESIGN.md §4) every backend returns the serial value at
+//    2, 3, 8 and 16 logical threads, and ends at 64;
+//  * the same seed gives the same counters and the same virtual times, with
+//    this machine idle or loaded by other busy threads (slow);
+//  * its virtual time adds up: every split backend's thread time
+//    (search + idle + lock + copy) equals p x the search's virtual time.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "parallel/backend.h"
+#include "parallel/sim/machine.h"
+#include "tests/parallel/exact_grid.h"
+
+namespace xq {
+namespace {
+
+struct Simulated {
+  SearchResult result;
+  double seconds = 0;
+  std::uint64_t switches = 0;
+};
+
+Simulated simulate(Backend& b, const Position& pos, const SearchOptions& o, int threads,
+                   std::uint64_t seed = 1, int quantum = 64) {
+  sim::Machine m(sim::Costs{}, quantum, seed, threads);
+  m.begin();
+  Observer quiet;
+  Simulated out;
+  out.result = b.search(pos, o, quiet);
+  out.seconds = m.now_seconds();
+  out.switches = m.switches();
+  m.end();
+  return out;
+}
+
+std::unique_ptr<Backend> build(const std::string& name, int threads, const std::string& scheme = "") {
+  BackendConfig c;
+  c.threads = threads;
+  c.hash_mib = 1;
+  c.hash = scheme.empty() ? std::string(find_backend(name).default_hash) : scheme;
+  return make_backend(name, c);
+}
+
+SearchOptions depth_options(Depth d) {
+  SearchOptions o;
+  o.limits.depth = d;
+  return o;
+}
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> v;
+  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
+  return v;
+}
+
+const std::vector<Position>& sample_positions() {
+  static const std::vector<Position> ps = [] {
+    std::vector<Position> v = test::contract_positions(2);
+    v.erase(v.begin() + 2, v.end() - 2);  // two openings, two random positions
+    return v;
+  }();
+  return ps;
+}
+
+TEST(SimMachine, OneThreadChangesNothingForEveryBackend) {
+  int compared = 0;
+  for (const Position& p : sample_positions()) {
+    auto serial = build("serial", 1);
+    Observer quiet;
+    const SearchResult ref = serial->search(p, depth_options(6), quiet);
+    for (const std::string& name : backend_names()) {
+      auto real = build(name, 1);
+      const SearchResult r = real->search(p, depth_options(6), quiet);
+      auto simulated = build(name, 1);
+      const Simulated s = simulate(*simulated, p, depth_options(6), 1);
+      EXPECT_EQ(s.result.stats.nodes, r.stats.nodes) << name << " " << p.fen();
+      EXPECT_EQ(s.result.score, r.score) << name;
+      EXPECT_EQ(s.result.best_move, r.best_move) << name;
+      EXPECT_EQ(s.switches, 0u) << name << ": one logical thread never hands over";
+      EXPECT_GT(s.seconds, 0.0) << name;
+      // And the same as the serial backend's search.
+      EXPECT_EQ(s.result.stats.nodes, ref.stats.nodes) << name << " " << p.fen();
+      EXPECT_EQ(s.result.score, ref.score) << name;
+      EXPECT_EQ(s.result.best_move, ref.best_move) << name;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, int(sample_positions().size() * backend_names().size()));
+}
+
+// Virtual time of a one-thread search is its nodes' cost, to within the
+// last, uncharged quantum.
+TEST(SimMachine, OneThreadTimeIsTheNodesCost) {
+  const sim::Costs costs;
+  auto b = build("serial", 1);
+  const Position& p = sample_positions()[0];
+  const Simulated s = simulate(*b, p, depth_options(6), 1, 0, 64);
+  const SearchStats& st = s.result.stats;
+  const double expect = sim::seconds(sim::Time(st.nodes - st.qnodes) * costs.node +
+                                     sim::Time(st.qnodes) * costs.qnode);
+  EXPECT_LE(s.seconds, expect);
+  EXPECT_GE(s.seconds, expect - sim::seconds(64 * std::max(costs.node, costs.qnode)));
+}
+
+class SimExact : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
+  const std::vector<Position>& ps = sample_positions();
+  const std::vector<Value>& expected = test::serial_values(ps, 4);
+  int searched = 0;
+  for (int threads : {2, 3, 8, 16}) {
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      auto b = build(GetParam(), threads);
+      const Simulated s = simulate(*b, ps[i], test::exact_options(4), threads);
+      EXPECT_EQ(s.result.score, expected[i]) << GetParam() << " threads " << threads << " "
+                                             << ps[i].fen();
+      EXPECT_EQ(s.result.depth, 4);
+      EXPECT_EQ(s.result.stats.mark_leaks, 0u);
+      ++searched;
+    }
+  }
+  EXPECT_EQ(searched, 16);
+  auto b = build(GetParam(), 64);
+  const Simulated s = simulate(*b, ps[0], depth_options(5), 64);
+  EXPECT_EQ(s.result.depth, 5) << GetParam() << " at 64 logical threads";
+  EXPECT_FALSE(s.result.stopped);
+}
+
+std::string identifier(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  for (char& c : s)
+    if (c == '-') c = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(All, SimExact, ::testing::ValuesIn(backend_names()), identifier);
+
+struct Fingerprint {
+  std::vector<std::uint64_t> counts;
+  std::vector<double> times;
+  bool operator==(const Fingerprint&) const = default;
+};
+
+Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed) {
+  Fingerprint f;
+  for (const Position& p : sample_positions()) {
+    auto b = build(name, threads);
+    const Simulated s = simulate(*b, p, depth_options(5), threads, seed);
+    const SearchStats& st = s.result.stats;
+    f.counts.insert(f.counts.end(), {st.nodes, st.qnodes, st.splits, st.joins, st.aborts,
+                                     st.tt_hits, st.busy_answers, st.deferrals, s.switches,
+                                     std::uint64_t(s.result.best_move.raw()),
+                                     std::uint64_t(std::int64_t(s.result.score))});
+    f.times.insert(f.times.end(), {s.seconds, st.search_seconds, st.idle_seconds,
+                                   st.lock_seconds, st.copy_seconds});
+  }
+  return f;
+}
+
+// Busy threads that compete with the simulation for this machine's cores.
+class Load {
+ public:
+  explicit Load(int threads) {
+    for (int i = 0; i < threads; ++i)
+      threads_.emplace_back([this] {
+        volatile std::uint64_t x = 0;
+        while (!stop_.load(std::memory_order_relaxed)) x = x + 1;
+      });
+  }
+  ~Load() {
+    stop_.store(true);
+    for (std::thread& t : threads_) t.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
+};
+
+void expect_same_twice(bool loaded) {
+  int compared = 0;
+  for (const std::string& name : backend_names()) {
+    if (name == "serial") continue;
+    const Fingerprint a = fingerprint(name, 4, 7);
+    Fingerprint b;
+    {
+      // Busy threads on both of this machine's cores while the second runs.
+      const Load load(loaded ? 2 : 0);
+      b = fingerprint(name, 4, 7);
+    }
+    EXPECT_TRUE(a == b) << name << ": the same seed gave other counts or times";
+    EXPECT_GT(a.counts[8], 0u) << name << ": four logical threads never handed over";
+    ++compared;
+  }
+  EXPECT_GE(compared, 6);
+}
+
+TEST(SimMachine, SameSeedSameCountsAndTimes) { expect_same_twice(false); }
+
+// Slow: a hand-over waits for the OS to schedule the next thread beside the
+// busy ones.
+TEST(SimMachineSlow, SameSeedSameCountsAndTimesOnALoadedMachine) { expect_same_twice(true); }
+
+// Under ThreadSanitizer in CI: the machine's hand-overs order every logical
+// thread's accesses, so the backends' shared state is race-free under it.
+TEST(StressSim, EveryBackendExactAt8LogicalThreads) {
+  const std::vector<Position>& ps = sample_positions();
+  const std::vector<Value>& expected = test::serial_values(ps, 4);
+  int searched = 0;
+  for (const std::string& name : backend_names())
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      auto b = build(name, 8);
+      EXPECT_EQ(simulate(*b, ps[i], test::exact_options(4), 8).result.score, expected[i]) << name;
+      ++searched;
+    }
+  EXPECT_EQ(searched, int(backend_names().size() * ps.size()));
+}
+
+TEST(SimMachine, SeedsMoveLazySmpThreadsOutOfStep) {
+  EXPECT_FALSE(fingerprint("lazysmp", 4, 1) == fingerprint("lazysmp", 4, 2));
+}
+
+TEST(SimMachine, SplitBackendsThreadTimeIsThreadsTimesVirtualTime) {
+  int checked = 0;
+  for (const std::string name : {"pvsplit", "ybwc", "dts"}) {
+    for (int threads : {2, 5}) {
+      auto b = build(name, threads);
+      const Simulated s = simulate(*b, sample_positions()[1], depth_options(7), threads);
+      const SearchStats& st = s.result.stats;
+      const double parts = st.search_seconds + st.idle_seconds + st.lock_seconds + st.copy_seconds;
+      EXPECT_NEAR(parts, st.span_seconds, 1e-9 * threads) << name << " " << threads;
+      // Every thread's span starts with the search; the caller's ends with
+      // it, a helper's when it leaves, at most one idle sleep earlier.
+      EXPECT_LE(st.span_seconds, threads * s.seconds + 1e-6) << name << " " << threads;
+      EXPECT_GE(st.span_seconds, threads * (s.seconds - sim::seconds(sim::Costs{}.idle_timeout)))
+          << name << " " << threads;
+      EXPECT_GT(st.splits, 0u) << name << " " << threads;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 6);
+}
+
+TEST(SimMachine, RejectsWhatItCannotRun) {
+  EXPECT_THROW(sim::Machine(sim::Costs{}, 0, 1, 4), std::invalid_argument);
+  sim::Machine m(sim::Costs{}, 64, 1, 2);
+  m.begin();
+  EXPECT_THROW(m.spawn(2, 0), std::out_of_range);
+  m.spawn(1, 0);
+  EXPECT_THROW(m.spawn(1, 0), std::logic_error);
+  EXPECT_THROW(m.end(), std::logic_error);  // thread 1 is still attached
+  m.unspawn(1);
+  m.end();
+}
+
+}  // namespace
+}  // namespace xq
