@@ -25,5 +25,6 @@ Command add_match(CLI::App& root);      // games between engines (lab/games/matc
 Command add_recommend(CLI::App& root);  // which backend to ship (lab/games/recommend.h)
 Command add_tune(CLI::App& root);  // split-parameter search (lab/timing/tune.h)
 Command add_engine(CLI::App& root);  // UCI / UCCI / xboard engine (engine/protocol.h)
+Command add_sim_calibrate(CLI::App& root);  // costs of the simulated machine (lab/timing/calibrate.h)
 
 }  // namespace xq::cli

@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Installs the Debian packages xqlab needs when they are missing (Debian 12,
 # run as root or with sudo). Quiet and quick when everything is present.
-# Usage: scripts/deps.sh [main|test] (default: $XQLAB_DEPS_PROFILE, else main)
-#   main  what building xqlab and running the main job need
-#   test  also the optional programs the tests use (Fairy-Stockfish, Chromium,
-#         XBoard under Xvfb); each XQLAB_WITH_*=0 leaves one out
+# Usage: scripts/deps.sh [main|test|sanitize] (default: $XQLAB_DEPS_PROFILE, else main)
+#   main      what building xqlab and running the main job need
+#   test      also the optional programs the tests use (Fairy-Stockfish, Chromium,
+#             XBoard under Xvfb); each XQLAB_WITH_*=0 leaves one out
+#   sanitize  test's, and clang 14 with LLVM's OpenMP runtime and sanitizer
+#             runtimes (scripts/tsan.sh, scripts/asan.sh, scripts/fuzz.sh)
 set -euo pipefail
 profile="${1:-${XQLAB_DEPS_PROFILE:-main}}"
 case "$profile" in
-  main|test) ;;
-  *) echo "deps.sh: profile must be main or test, got '$profile'" >&2; exit 2 ;;
+  main|test|sanitize) ;;
+  *) echo "deps.sh: profile must be main, test or sanitize, got '$profile'" >&2; exit 2 ;;
 esac
 optional=0
-[ "$profile" = test ] && optional=1
+[ "$profile" != main ] && optional=1
 need=()
-for pkg in g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev \
-           nlohmann-json3-dev libcli11-dev zlib1g-dev; do
+packages=(g++ cmake make libgtest-dev libbenchmark-dev libtbb-dev nlohmann-json3-dev libcli11-dev
+          zlib1g-dev)
+[ "$profile" = sanitize ] && packages+=(clang-14 libomp-14-dev libclang-rt-14-dev)
+for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 # Optional: an independent Xiangqi engine used as a perft oracle and speed peer.

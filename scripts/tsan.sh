@@ -11,17 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build-tsan}"
-"$root/scripts/deps.sh" test
-need=()
-for pkg in clang-14 libomp-14-dev libclang-rt-14-dev; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  sudo_cmd=""
-  [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+"$root/scripts/deps.sh" sanitize
 CXX=clang++-14 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DXQLAB_SANITIZE=thread -DXQLAB_NATIVE=OFF >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target xqlab test_hashing test_parallel test_engine

@@ -125,7 +125,7 @@ std::string line_chart(const LineChart& c) {
     const double nudge = c.integer_x ? (double(i) - double(c.series.size() - 1) / 2) * 5 : 0;
     std::vector<std::pair<double, double>> pts;
     for (const Point& p : s.points) pts.emplace_back(x(p.x) + nudge, y.scale(p.y));
-    w.polyline(pts, col, 2);
+    w.polyline(pts, col, 2, s.dashed ? "6 4" : "");
     for (std::size_t k = 0; k < s.points.size(); ++k) {
       const Point& p = s.points[k];
       const double px = pts[k].first;

@@ -33,6 +33,7 @@ struct Point {
 struct Series {
   std::string name;
   std::vector<Point> points;
+  bool dashed = false;  // a SIMULATED series (never drawn like a measured one)
 };
 
 struct LineChart {

@@ -78,6 +78,25 @@ std::string scaling_figure(const Json& doc, int n, bool efficiency) {
   c.t = {id_for(what, n), what + " against threads", "threads",
          efficiency ? "efficiency (speedup / threads)" : "speedup (serial time / time)"};
   c.series = thread_series(results, efficiency);
+  const bool simulated = str(doc, "mode") == "simulated";
+  for (chart::Series& s : c.series) {
+    s.dashed = simulated;
+    if (simulated) s.name += " (SIMULATED)";
+  }
+  // Published curves of other programs beside a simulated one, labelled as
+  // theirs (Hyatt's DTS on a Cray C916; Kerrigan's simplified ABDADA).
+  if (simulated && !efficiency && !c.series.empty()) {
+    const auto anchor = [](std::string name, std::vector<std::pair<double, double>> xy) {
+      chart::Series a;
+      a.name = std::move(name);
+      for (const auto& [x, y] : xy) a.points.push_back({x, y, chart::kNone, chart::kNone});
+      return a;
+    };
+    c.series.push_back(anchor("other program: DTS (Hyatt, Cray C916)",
+                              {{2, 2.0}, {4, 3.7}, {8, 6.6}, {16, 11.1}}));
+    c.series.push_back(anchor("other program: simplified ABDADA (Kerrigan)",
+                              {{2, 1.92}, {4, 3.59}, {8, 6.44}}));
+  }
   c.integer_x = true;
   if (efficiency) c.refs.push_back({1.0, "ideal"});
   else c.ideal_diagonal = true;

@@ -57,7 +57,10 @@ std::string meta_html(const Json& doc) {
 
 std::string figure(const std::string& id, const std::string& heading, const std::string& svg,
                    const Json& doc, const Table& t, const std::string& note) {
-  std::string h = "<figure id=\"fig-" + id + "\">\n<h3>" + svg::escape(heading) + "</h3>\n" + svg;
+  // A simulated lab's figures say so in their heading (and draw dashed).
+  const bool simulated = doc.is_object() && doc.contains("mode") && doc["mode"] == "simulated";
+  std::string h = "<figure id=\"fig-" + id + "\">\n<h3>" + (simulated ? "SIMULATED: " : "") +
+                  svg::escape(heading) + "</h3>\n" + svg;
   if (!note.empty()) h += "<p class=\"note\">" + svg::escape(note) + "</p>\n";
   return h + "<figcaption>\n" + meta_html(doc) + table_html(t) + "</figcaption>\n</figure>\n";
 }

@@ -131,6 +131,7 @@ class Machine final : public Clock {
 
   const Costs costs_;
   const int quantum_;
+  const bool spin_;  // a core for every logical thread: waiters spin first
   std::vector<Slot> slots_;
   int attached_ = 0;     // logical threads not Absent
   std::uint64_t switches_ = 0;

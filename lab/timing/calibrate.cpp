@@ -1,0 +1,160 @@
+#include "lab/timing/calibrate.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+
+#include "parallel/split/common.h"
+#include "parallel/thread_pool.h"
+
+namespace xq::lab::timing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Median over `batches` of the nanoseconds per call of fn() over n calls.
+template <class Fn>
+double per_call_ns(int batches, int n, Fn&& fn) {
+  std::vector<double> v;
+  for (int b = 0; b < batches; ++b) {
+    const Clock::time_point t0 = Clock::now();
+    for (int i = 0; i < n; ++i) fn();
+    v.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / n);
+  }
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+sim::Time ps(double ns) { return sim::Time(std::llround(ns * 1000.0)); }
+
+}  // namespace
+
+Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth, int repeats,
+                      int batches) {
+  Calibration out;
+  SimSettings& p = out.profile;
+  out.positions = int(suite.size());
+
+  // Node costs: serial searches, the fastest of `repeats` per position.
+  std::vector<double> t, interior, quiet;
+  for (const common::SuiteEntry& e : suite) {
+    double best = 1e300;
+    SearchStats stats;
+    for (int r = 0; r < repeats; ++r) {
+      BackendConfig c;
+      c.hash = "xor";
+      c.hash_mib = 16;
+      auto serial = make_backend("serial", c);
+      SearchOptions o;
+      o.limits.depth = depth;
+      Observer silent;
+      const Clock::time_point t0 = Clock::now();
+      const SearchResult res = serial->search(e.pos, o, silent);
+      const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (s < best) {
+        best = s;
+        stats = res.stats;
+      }
+    }
+    t.push_back(best * 1e9);  // ns
+    quiet.push_back(double(stats.qnodes));
+    interior.push_back(double(stats.nodes - stats.qnodes));
+  }
+  // Least squares through the origin: t = a I + b Q.
+  double ii = 0, iq = 0, qq = 0, ti = 0, tq = 0, tt = 0, sum_t = 0, sum_n = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    ii += interior[k] * interior[k];
+    iq += interior[k] * quiet[k];
+    qq += quiet[k] * quiet[k];
+    ti += t[k] * interior[k];
+    tq += t[k] * quiet[k];
+    tt += t[k] * t[k];
+    sum_t += t[k];
+    sum_n += interior[k] + quiet[k];
+  }
+  const double det = ii * qq - iq * iq;
+  double a = 0, b = 0;
+  bool fitted = false;
+  if (std::abs(det) > 1e-9 * ii * qq) {
+    a = (ti * qq - tq * iq) / det;
+    b = (tq * ii - ti * iq) / det;
+    fitted = a > 0 && b > 0;
+  }
+  if (!fitted) a = b = sum_t / sum_n;
+  double ss_res = 0;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const double e = t[k] - a * interior[k] - b * quiet[k];
+    ss_res += e * e;
+  }
+  const double mean = sum_t / double(t.size());
+  const double ss_tot = tt - double(t.size()) * mean * mean;
+  out.fit_r2 = ss_tot > 0 ? 1.0 - ss_res / ss_tot : 0.0;
+  p.costs.node = ps(a);
+  p.costs.qnode = ps(b);
+  char how[256];
+  std::snprintf(how, sizeof how,
+                "serial searches of %zu positions at depth %d, fastest of %d each; least squares "
+                "%s (R^2 %.4f)",
+                suite.size(), int(depth), repeats,
+                fitted ? "on interior and quiescence nodes" : "degenerate: one cost per node",
+                out.fit_r2);
+  out.lines.push_back({"node", a, how});
+  out.lines.push_back({"qnode", b, how});
+
+  // Split copies: a worker in the middle of a search (a suite position,
+  // its history and killers as a search left them).
+  Worker w;
+  w.pos = suite.empty() ? Position() : suite.front().pos;
+  for (int i = 0; i < kSquares; ++i) w.history[std::size_t(i)].fill(i);
+  split::Snapshot snap;
+  const double publish = per_call_ns(batches, 20000, [&] { snap.take(w); });
+  Worker helper;
+  const double join = per_call_ns(batches, 20000, [&] { snap.give(helper, true); });
+  p.costs.publish = ps(publish);
+  p.costs.join = ps(join);
+  out.lines.push_back({"publish", publish, "the owner's snapshot copy (position, history, killers)"});
+  out.lines.push_back({"join", join, "a helper's copy of the snapshot"});
+
+  std::mutex m;
+  const double lock = per_call_ns(batches, 1000000, [&] {
+    m.lock();
+    m.unlock();
+  });
+  p.costs.lock = ps(lock);
+  out.lines.push_back({"lock", lock, "an uncontended std::mutex lock and unlock"});
+
+  double wake = 0;
+  {
+    ThreadPool pool(2);
+    wake = 0.5 * per_call_ns(batches, 2000, [&] {
+      pool.run([](int) {});
+      pool.wait_parked();
+    });
+  }
+  p.costs.wake = ps(wake);
+  out.lines.push_back({"wake", wake, "half the round trip of a pool helper's job (wake, park)"});
+
+  const double region = per_call_ns(batches, 2000, [] {
+#pragma omp parallel num_threads(2)
+    {
+      if (omp_get_thread_num() < 0) std::abort();  // an empty region the compiler keeps
+    }
+  });
+  p.costs.fork = ps(region / 2);
+  p.costs.barrier = ps(region / 2);
+  out.lines.push_back({"fork", region / 2, "half an empty OpenMP region at 2 threads"});
+  out.lines.push_back({"barrier", region / 2, "the other half"});
+
+  const double pause = per_call_ns(batches, 100000, [] { split::cpu_relax(); });
+  p.costs.idle_poll = ps(2 * lock + pause);
+  out.lines.push_back({"idle_poll", 2 * lock + pause, "two uncontended locks and a pause"});
+  p.costs.idle_timeout = ps(50000);
+  out.lines.push_back({"idle_timeout", 50000, "the back-off's sleep (a constant of the code)"});
+  return out;
+}
+
+}  // namespace xq::lab::timing

@@ -1,0 +1,47 @@
+// `xqlab sim-calibrate`: measures a machine's costs for the simulated
+// machine (parallel/sim/machine.h) and returns them as a profile
+// (lab/timing/simulation.h), each cost with how it was measured:
+//  * node, qnode: serial searches of a suite (each position `repeats` times,
+//    its fastest time kept), time = node x interior nodes + qnode x
+//    quiescence nodes fitted by least squares through the origin; when the
+//    fit is degenerate (a cost <= 0: the two counts move together), one
+//    cost per node of either kind;
+//  * publish, join: the split pool's snapshot copies (parallel/split/common.h
+//    Snapshot::take and ::give), timed over many copies;
+//  * lock: an uncontended std::mutex lock and unlock;
+//  * wake: half the round trip of waking a parked pool helper for a job and
+//    waiting for it to park again (parallel/thread_pool.h);
+//  * fork, barrier: half each of an empty OpenMP parallel region at the
+//    backends' largest thread count measured (2 here, so this machine's
+//    figure is kept for every p: the simulator does not grow it with p);
+//  * idle_poll: two uncontended locks (a look for work takes a split
+//    point's lock to join it) and a pause;
+//  * idle_timeout: the real back-off's sleep, 50 us (a constant of the code).
+// Every time is the median of `batches` batches.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lab/common/suite.h"
+#include "lab/timing/simulation.h"
+
+namespace xq::lab::timing {
+
+struct CalibrationLine {
+  std::string cost;    // a cost name of the profile
+  double value_ns = 0;
+  std::string how;     // how it was measured, with its sample
+};
+
+struct Calibration {
+  SimSettings profile;
+  std::vector<CalibrationLine> lines;
+  double fit_r2 = 0;  // of the node-cost fit
+  int positions = 0;
+};
+
+Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth, int repeats,
+                      int batches);
+
+}  // namespace xq::lab::timing

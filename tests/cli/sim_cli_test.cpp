@@ -1,0 +1,126 @@
+// `xqlab lab --simulate` and `xqlab sim-calibrate` end to end: the simulated
+// lab says SIMULATED in its text, its JSON "mode" and its CSV; the same
+// command twice gives the same JSON bytes (the run's metadata aside); a
+// calibrated profile is read back; bad simulation options end with one line
+// and exit status 2.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+#include "tests/support/run_xqlab.h"
+
+namespace {
+
+using xq::test::run_xqlab;
+using xq::test::XqlabRun;
+
+std::string temp(const std::string& name) {
+  return ::testing::TempDir() + "xqlab_sim_" + std::to_string(::getpid()) + "_" + name;
+}
+
+const std::vector<std::string> kLab = {"lab", "--simulate", "--backends", "ybwc,lazysmp,pvsplit",
+                                       "--threads", "2,8", "--depth", "4", "--runs", "2",
+                                       "--quiet"};
+
+std::vector<std::string> with(std::vector<std::string> v, const std::vector<std::string>& more) {
+  v.insert(v.end(), more.begin(), more.end());
+  return v;
+}
+
+TEST(CliSim, SameCommandSameJsonBytesButTheMeta) {
+  const XqlabRun a = run_xqlab(with(kLab, {"--json"}));
+  const XqlabRun b = run_xqlab(with(kLab, {"--json"}));
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  nlohmann::json ja = a.json(), jb = b.json();
+  ASSERT_TRUE(ja.is_object());
+  EXPECT_EQ(ja["mode"], "simulated");
+  EXPECT_EQ(ja["simulation"]["seeds"], nlohmann::json::array({1, 2}));
+  EXPECT_EQ(ja["simulation"]["quantum_nodes"], 64);
+  EXPECT_EQ(ja["results"].size(), 7u);  // serial + 3 backends x 2 thread counts
+  ja.erase("meta");
+  jb.erase("meta");
+  EXPECT_EQ(ja.dump(), jb.dump());
+  // Simulated seconds are virtual: a speedup at 8 logical threads on this
+  // machine's cores is no oversubscription, and no note says it is.
+  EXPECT_TRUE(ja["note"].is_null());
+}
+
+TEST(CliSim, TextAndCsvSaySimulated) {
+  const std::string csv = temp("lab.csv");
+  const XqlabRun r = run_xqlab(with(kLab, {"--csv", csv}));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("SIMULATED machine (not measured)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("xqlab lab (SIMULATED, virtual time)"), std::string::npos) << r.out;
+  const std::string rows = xq::test::read_file(csv);
+  std::remove(csv.c_str());
+  const std::string header = rows.substr(0, rows.find('\n'));
+  ASSERT_GE(header.size(), 5u);
+  EXPECT_EQ(header.substr(header.size() - 5), ",mode");
+  int simulated = 0, lines = 0;
+  for (std::size_t at = rows.find('\n'); at != std::string::npos && at + 1 < rows.size();
+       at = rows.find('\n', at + 1)) {
+    ++lines;
+    const std::size_t end = rows.find('\n', at + 1);
+    const std::string line = rows.substr(at + 1, end - at - 1);
+    simulated += line.size() >= 10 && line.substr(line.size() - 10) == ",simulated";
+  }
+  EXPECT_EQ(lines, 7 * 16 * 2);  // configurations x opening suite x runs
+  EXPECT_EQ(simulated, lines);
+}
+
+TEST(CliSim, CalibratedProfileIsReadBack) {
+  const std::string profile = temp("profile.json");
+  const XqlabRun c = run_xqlab({"sim-calibrate", "--depth", "3", "--repeats", "1", "--batches",
+                                "1", "--machine", "test machine", "--out", profile, "--quiet"});
+  ASSERT_EQ(c.status, 0) << c.err;
+  const nlohmann::json p = nlohmann::json::parse(xq::test::read_file(profile));
+  EXPECT_EQ(p["machine"], "test machine");
+  for (const char* cost : {"node", "qnode", "publish", "join", "lock", "wake", "fork", "barrier",
+                           "idle_poll", "idle_timeout"})
+    EXPECT_TRUE(p["costs_ps"][cost].is_number_integer()) << cost;
+  EXPECT_GT(p["costs_ps"]["node"].get<long long>(), 0);
+  const XqlabRun r = run_xqlab({"lab", "--simulate", "--sim-profile", profile, "--sim-cost",
+                                "join=2x", "--backends", "ybwc", "--threads", "2", "--depth", "3",
+                                "--runs", "1", "--quiet", "--json"});
+  std::remove(profile.c_str());
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = r.json();
+  EXPECT_EQ(j["simulation"]["machine"], "test machine");
+  EXPECT_EQ(j["simulation"]["overrides"], "join=2x");
+  EXPECT_EQ(j["simulation"]["costs"]["join"].get<long long>(),
+            2 * p["costs_ps"]["join"].get<long long>());
+}
+
+TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
+  const std::string bad_profile = temp("bad.json");
+  {
+    std::FILE* f = std::fopen(bad_profile.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("{\"costs_ps\": {\"node\": 1}}\n", f);
+    std::fclose(f);
+  }
+  const std::vector<std::vector<std::string>> cases = {
+      {"lab", "--sim-quantum", "128", "--depth", "1"},
+      {"lab", "--simulate", "--sim-profile", "/nonexistent/profile.json", "--depth", "1"},
+      {"lab", "--simulate", "--sim-profile", bad_profile, "--depth", "1"},
+      {"lab", "--simulate", "--sim-cost", "bogus=2x", "--depth", "1"},
+      {"lab", "--simulate", "--sim-cost", "join=-2x", "--depth", "1"},
+      {"lab", "--simulate", "--sim-cost", "node=0x", "--depth", "1"},
+      {"lab", "--simulate", "--sim-quantum", "0", "--depth", "1"},
+      {"sim-calibrate", "--suite", "/nonexistent/suite.csv"}};
+  int checked = 0;
+  for (const auto& args : cases) {
+    const XqlabRun r = run_xqlab(args);
+    EXPECT_EQ(r.status, 2) << args[1] << " " << args[2] << ": " << r.err;
+    EXPECT_EQ(xq::test::count_lines(r.err), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    ++checked;
+  }
+  std::remove(bad_profile.c_str());
+  EXPECT_EQ(checked, 8);
+}
+
+}  // namespace
