@@ -13,7 +13,6 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,39 +52,8 @@ struct LabArgs {
   int depth = kDefaultDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
   bool json = false, quiet = false, resume = false;
-  // --simulate (lab/timing/simulation.h)
-  bool simulate = false;
-  std::string sim_profile;
-  int sim_quantum = lab::timing::kDefaultSimQuantum;
-  std::uint64_t sim_seed = 1;
-  std::vector<std::string> sim_costs;
+  SimArgs sim;  // --simulate (lab/timing/simulation.h)
 };
-
-// The profile committed for the machine kind the project is built on.
-std::string default_sim_profile() {
-  return lab::common::data_dir() + "/sim/epyc-2c.json";
-}
-
-// The simulation's settings from the options; throws UsageError.
-std::optional<lab::timing::SimSettings> sim_settings(const LabArgs& a) {
-  const bool any = !a.sim_profile.empty() || !a.sim_costs.empty() ||
-                   a.sim_quantum != lab::timing::kDefaultSimQuantum || a.sim_seed != 1;
-  if (!a.simulate) {
-    if (any) throw UsageError("--sim-profile, --sim-quantum, --sim-seed and --sim-cost need --simulate");
-    return std::nullopt;
-  }
-  lab::timing::SimSettings s;
-  try {
-    const std::string path = a.sim_profile.empty() ? default_sim_profile() : a.sim_profile;
-    if (!a.sim_profile.empty() || std::ifstream(path)) s = lab::timing::load_sim_profile(path);
-    for (const std::string& c : a.sim_costs) lab::timing::apply_sim_cost(s, c);
-  } catch (const std::exception& e) {
-    throw UsageError(e.what());
-  }
-  s.quantum = a.sim_quantum;
-  s.seed = a.sim_seed;
-  return s;
-}
 
 std::atomic<bool> g_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
@@ -194,7 +162,7 @@ void write_json_file(const std::string& path, const Json& doc) {
 
 int run(const LabArgs& a) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
-  s.sim = sim_settings(a);
+  s.sim = sim_settings(a.sim);
   std::vector<std::string> names = a.backends;
   if (names.empty())
     for (const BackendInfo& b : backends()) names.emplace_back(b.name);
@@ -297,19 +265,7 @@ Command add_lab(CLI::App& root) {
   app->add_flag("--resume", a->resume, "continue an interrupted run from its journal: search "
                 "only what is missing (same options as that run)");
   app->add_flag("--quiet", a->quiet, "no progress on stderr");
-  app->add_flag("--simulate", a->simulate, "run every search on a simulated machine (one logical "
-                "thread per backend thread, virtual time; figures are SIMULATED, never measured)");
-  app->add_option("--sim-profile", a->sim_profile, "the simulated machine's costs (default: "
-                  "data/sim/epyc-2c.json; written by 'xqlab sim-calibrate')");
-  app->add_option("--sim-quantum", a->sim_quantum, "nodes a logical thread runs before the "
-                  "processor may go to another")
-      ->check(CLI::Range(1, 1 << 20))->capture_default_str();
-  app->add_option("--sim-seed", a->sim_seed, "seed of run 1 (run k: seed + k - 1); 0: no "
-                  "per-thread speed jitter")
-      ->capture_default_str();
-  app->add_option("--sim-cost", a->sim_costs, "what-if cost, NAME=FACTORx or NAME=TIME "
-                  "(ps, ns, us), e.g. join=2x; repeatable")
-      ->delimiter(',');
+  add_sim_options(app, a->sim);
   return {app, [a] { return run(*a); }};
 }
 

@@ -7,7 +7,9 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/usage_error.h"
 #include "lab/records/json.h"
+#include "parallel/sim/machine.h"
 #include "search/options.h"
 
 namespace xq::cli {
@@ -22,6 +24,8 @@ struct SearchArgs {
   std::uint64_t nodes = 0;
   bool exact = false, json = false;
   BackendArgs backend;
+  SimArgs sim;
+  std::string timeline;  // --sim-timeline FILE
 };
 
 std::string pv_text(const std::vector<Move>& pv) {
@@ -92,16 +96,46 @@ void print_text(const SearchResult& r, const std::string& backend, const Backend
 int run(const SearchArgs& a) {
   const Position pos = parse_position_arg(a.fen);
   const SearchOptions opt = search_options(a);
+  const std::optional<lab::timing::SimSettings> sim = sim_settings(a.sim);
+  if (!a.timeline.empty() && !sim) throw UsageError("--sim-timeline needs --simulate");
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> timeline(nullptr, std::fclose);
+  if (!a.timeline.empty()) {
+    timeline.reset(std::fopen(a.timeline.c_str(), "w"));
+    if (!timeline) throw UsageError("cannot write --sim-timeline file '" + a.timeline + "'");
+  }
   const std::unique_ptr<Backend> engine = make_backend(a.backend.backend, backend_config(a.backend));
   InfoPrinter printer;
   Observer silent;
-  const SearchResult r =
-      engine->search(pos, opt, a.json ? static_cast<Observer&>(silent) : printer);
+  Observer& observer = a.json ? static_cast<Observer&>(silent) : printer;
+  SearchResult r;
+  if (sim) {
+    if (!a.json) std::printf("%s\n", lab::timing::sim_banner(*sim, 1).c_str());
+    sim::Machine m(sim->costs, sim->quantum, sim->seed, engine->config().threads);
+    if (timeline) m.record_timeline();
+    m.begin();
+    r = engine->search(pos, opt, observer);
+    r.seconds = m.now_seconds();
+    m.end();
+    if (timeline) {
+      std::fprintf(timeline.get(), "virtual_us,thread,event,nodes,next\n");
+      for (const sim::TimelineEvent& e : m.timeline())
+        std::fprintf(timeline.get(), "%.3f,%d,%s,%llu,%d\n", double(e.at) / 1e6, e.thread,
+                     sim::to_string(e.what), static_cast<unsigned long long>(e.nodes), e.next);
+      if (std::fflush(timeline.get()) != 0)
+        throw UsageError("cannot write --sim-timeline file '" + a.timeline + "'");
+    }
+  } else {
+    r = engine->search(pos, opt, observer);
+  }
   if (!a.json) {
     print_text(r, a.backend.backend, engine->config());
     return 0;
   }
   Json j{{"fen", pos.fen()}};
+  if (sim) {
+    j["mode"] = "simulated";
+    j["simulation"] = lab::timing::sim_settings_json(*sim, 1);
+  }
   j.update(Json(r));
   j.update(lab::records::backend_json(a.backend.backend, engine->config()));
   j.update(Json{{"algo", algorithm_name(opt.algorithm)},
@@ -129,6 +163,9 @@ Command add_search(CLI::App& root) {
   app->add_flag("--exact", a->exact, "exact mode: the minimax value whatever the backend");
   app->add_flag("--json", a->json, "one JSON object on stdout");
   add_backend_options(app, a->backend);
+  add_sim_options(app, a->sim);
+  app->add_option("--sim-timeline", a->timeline, "with --simulate: write every hand-over, idle "
+                  "sleep, wake, spawn and exit of the logical threads to this CSV file");
   return {app, [a] { return run(*a); }};
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli/usage_error.h"
 #include "hashing/schemes.h"
+#include "lab/common/suite.h"
 #include "parallel/params.h"
 
 namespace xq::cli {
@@ -178,6 +179,46 @@ Position parse_position_arg(const std::string& fen) {
 void print_json(const Json& j) {
   std::printf("%s\n", lab::common::dump_line(j).c_str());
   std::fflush(stdout);
+}
+
+void add_sim_options(CLI::App* app, SimArgs& a) {
+  app->add_flag("--simulate", a.simulate, "run on a simulated machine (one logical thread per "
+                "backend thread, virtual time; figures are SIMULATED, never measured)");
+  app->add_option("--sim-profile", a.profile, "the simulated machine's costs (default: "
+                  "data/sim/epyc-2c.json; written by 'xqlab sim-calibrate')");
+  app->add_option("--sim-quantum", a.quantum, "nodes a logical thread runs before the processor "
+                  "may go to another")
+      ->check(CLI::Range(1, 1 << 20))
+      ->capture_default_str();
+  app->add_option("--sim-seed", a.seed, "seed of the per-thread speed jitter (lab: of run 1, "
+                  "run k uses seed + k - 1); 0: no jitter")
+      ->capture_default_str();
+  app->add_option("--sim-cost", a.costs, "what-if cost, NAME=FACTORx or NAME=TIME (ps, ns, us), "
+                  "e.g. join=2x; repeatable")
+      ->delimiter(',');
+}
+
+std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
+  const bool any = !a.profile.empty() || !a.costs.empty() ||
+                   a.quantum != lab::timing::kDefaultSimQuantum || a.seed != 1;
+  if (!a.simulate) {
+    if (any) throw UsageError("--sim-profile, --sim-quantum, --sim-seed and --sim-cost need --simulate");
+    return std::nullopt;
+  }
+  lab::timing::SimSettings s;
+  try {
+    // Without --sim-profile: this project's machine kind, when the data
+    // folder is at hand; the built-in costs otherwise (the banner says which).
+    const std::string path =
+        a.profile.empty() ? lab::common::data_dir() + "/sim/epyc-2c.json" : a.profile;
+    if (!a.profile.empty() || std::ifstream(path)) s = lab::timing::load_sim_profile(path);
+    for (const std::string& c : a.costs) lab::timing::apply_sim_cost(s, c);
+  } catch (const std::exception& e) {
+    throw UsageError(e.what());
+  }
+  s.quantum = a.quantum;
+  s.seed = a.seed;
+  return s;
 }
 
 }  // namespace xq::cli

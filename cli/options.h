@@ -7,11 +7,13 @@
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "board/position.h"
 #include "lab/common/json.h"
+#include "lab/timing/simulation.h"
 #include "parallel/backend.h"
 
 namespace xq::cli {
@@ -61,5 +63,19 @@ Position parse_position_arg(const std::string& fen);
 
 // Prints one JSON document on one line of stdout.
 void print_json(const Json& j);
+
+// The simulated machine's options (lab, search): --simulate, --sim-profile,
+// --sim-quantum, --sim-seed, --sim-cost.
+struct SimArgs {
+  bool simulate = false;
+  std::string profile;
+  int quantum = lab::timing::kDefaultSimQuantum;
+  std::uint64_t seed = 1;
+  std::vector<std::string> costs;
+};
+void add_sim_options(CLI::App* app, SimArgs& args);
+// The settings, or nothing without --simulate; throws UsageError for a
+// --sim-* option without --simulate, an unreadable profile or a bad cost.
+std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& args);
 
 }  // namespace xq::cli

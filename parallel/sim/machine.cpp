@@ -27,6 +27,18 @@ std::uint64_t splitmix64(std::uint64_t x) {
 
 }  // namespace
 
+const char* to_string(TimelineEvent::What w) {
+  switch (w) {
+    case TimelineEvent::What::Quantum: return "quantum";
+    case TimelineEvent::What::Idle: return "idle";
+    case TimelineEvent::What::Wait: return "wait_others";
+    case TimelineEvent::What::Spawned: return "spawned";
+    case TimelineEvent::What::Left: return "left";
+    case TimelineEvent::What::Woke: return "woke";
+  }
+  return "?";
+}
+
 Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads)
     : costs_(costs),
       quantum_(quantum),
@@ -87,6 +99,7 @@ void Machine::spawn(int id, Time after) {
   s.clock = now() + after;
   s.go.store(0, std::memory_order_relaxed);
   ++attached_;
+  note(s.clock, id, TimelineEvent::What::Spawned, 0, -1);
 }
 
 void Machine::unspawn(int id) {
@@ -126,7 +139,10 @@ int Machine::pick() const {
 void Machine::switch_to(int next, bool wait) {
   const int me = tl_id;
   Slot& n = slots_[std::size_t(next)];
-  if (n.state == State::Sleeping) n.clock = std::max(n.clock, n.wake);
+  if (n.state == State::Sleeping) {
+    n.clock = std::max(n.clock, n.wake);
+    note(n.clock, next, TimelineEvent::What::Woke, 0, -1);
+  }
   n.state = State::Runnable;
   if (next == me) return;
   ++switches_;
@@ -164,8 +180,12 @@ void Machine::detach() {
   tl_id = -1;
   const int next = pick();
   if (next < 0) throw std::logic_error("a simulated thread detached and left no thread to run");
+  note(s.clock, me, TimelineEvent::What::Left, 0, next);
   Slot& n = slots_[std::size_t(next)];
-  if (n.state == State::Sleeping) n.clock = std::max(n.clock, n.wake);
+  if (n.state == State::Sleeping) {
+    n.clock = std::max(n.clock, n.wake);
+    note(n.clock, next, TimelineEvent::What::Woke, 0, -1);
+  }
   n.state = State::Runnable;
   ++switches_;
   n.go.store(1, std::memory_order_release);
@@ -176,7 +196,9 @@ void Machine::wait_others() {
   const int me = self();
   if (!others_attached(me)) return;
   slots_[std::size_t(me)].state = State::Joining;
-  switch_to(pick(), true);
+  const int next = pick();
+  note(slots_[std::size_t(me)].clock, me, TimelineEvent::What::Wait, 0, next);
+  switch_to(next, true);
 }
 
 Time Machine::cost_of(Cost c) const {
@@ -200,7 +222,9 @@ void Machine::idle_wait() {
   s.clock += costs_.idle_poll;
   s.state = State::Sleeping;
   s.wake = s.clock + costs_.idle_timeout;
-  switch_to(pick(), true);
+  const int next = pick();
+  note(s.clock, me, TimelineEvent::What::Idle, 0, next == me ? -1 : next);
+  switch_to(next, true);
 }
 
 void Machine::signal() {
@@ -221,6 +245,7 @@ void Machine::at_quantum(Worker& w) {
   s.clock += Time(cost * s.speed);
   w.next_time_check = nodes + std::uint64_t(quantum_);
   const int next = pick();
+  note(s.clock, me, TimelineEvent::What::Quantum, nodes, next == me ? -1 : next);
   if (next != me) switch_to(next, true);
 }
 

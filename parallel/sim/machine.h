@@ -60,6 +60,20 @@ struct Costs {
 // What a seam charges.
 enum class Cost : std::uint8_t { Publish, Join, Lock, Wake, Fork, Barrier, IdlePoll };
 
+// One entry of a per-thread timeline (Machine::record_timeline): at virtual
+// time `at`, logical thread `thread` did `what`; `nodes` is its worker's node
+// count at a quantum (0 elsewhere) and `next` the thread that ran after it
+// (-1: none, it kept running).
+struct TimelineEvent {
+  enum class What : std::uint8_t { Quantum, Idle, Wait, Spawned, Left, Woke };
+  Time at = 0;
+  int thread = 0;
+  What what = What::Quantum;
+  std::uint64_t nodes = 0;
+  int next = -1;
+};
+const char* to_string(TimelineEvent::What w);
+
 class Machine final : public Clock {
  public:
   // Up to `max_threads` logical threads (ids 0..max_threads-1).
@@ -106,6 +120,11 @@ class Machine final : public Clock {
   Time cost_of(Cost c) const;
   int quantum() const { return quantum_; }
   std::uint64_t switches() const { return switches_; }
+  // Records every hand-over, sleep, wake, spawn and exit from now on
+  // (debugging a backend at many threads: which thread ran when, and where
+  // it waited). Off by default: it costs memory per quantum.
+  void record_timeline() { record_ = true; }
+  const std::vector<TimelineEvent>& timeline() const { return timeline_; }
   // The speed factor of logical thread id (1 without jitter).
   double speed(int id) const { return slots_[std::size_t(id)].speed; }
 
@@ -133,7 +152,13 @@ class Machine final : public Clock {
   const int quantum_;
   const bool spin_;  // a core for every logical thread: waiters spin first
   std::vector<Slot> slots_;
+  void note(Time at, int thread, TimelineEvent::What what, std::uint64_t nodes, int next) {
+    if (record_) timeline_.push_back({at, thread, what, nodes, next});
+  }
+
   int attached_ = 0;     // logical threads not Absent
+  bool record_ = false;
+  std::vector<TimelineEvent> timeline_;
   std::uint64_t switches_ = 0;
 };
 
