@@ -19,7 +19,7 @@ namespace xq::lab::timing {
 
 // Nodes between two hand-overs by default (docs/RESULTS.md, quantum
 // sensitivity).
-inline constexpr int kDefaultSimQuantum = 64;
+inline constexpr int kDefaultSimQuantum = 256;
 
 struct SimSettings {
   sim::Costs costs;

@@ -38,7 +38,7 @@ TEST(CliSim, SameCommandSameJsonBytesButTheMeta) {
   ASSERT_TRUE(ja.is_object());
   EXPECT_EQ(ja["mode"], "simulated");
   EXPECT_EQ(ja["simulation"]["seeds"], nlohmann::json::array({1, 2}));
-  EXPECT_EQ(ja["simulation"]["quantum_nodes"], 64);
+  EXPECT_EQ(ja["simulation"]["quantum_nodes"], 256);
   EXPECT_EQ(ja["results"].size(), 7u);  // serial + 3 backends x 2 thread counts
   ja.erase("meta");
   jb.erase("meta");

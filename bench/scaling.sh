@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Real against simulated scaling on the machine it runs on: the real lab at
+# 1, 2, 4, 8, 16 ... threads up to the machine's cores, then `xqlab lab
+# --simulate` of the same positions, backends and thread counts with the
+# profile given (calibrate one first on the same machine: xqlab
+# sim-calibrate --out PROFILE), and the error table: per backend and thread
+# count, simulated against real speedup S, search overhead SO and idle share.
+#
+# Acceptance (issue 25; what a user's many-core machine checks):
+#   |S_sim - S_real| / S_real <= 10 % at every p <= 16 the machine has cores
+#   for, and the ranking of the backends by S the same at each p.
+# Thread counts above the cores (OVERSUB=1 adds 2x and 4x the cores) are
+# time-sliced by the OS: their real S is not a speed, only their SO compares
+# (against a simulation with --sim-cores, not built yet: the plain
+# simulation gives each logical thread a core); the table marks them.
+#
+# Usage: bench/scaling.sh OUTDIR [PROFILE] [BACKENDS] [DEPTH]
+#   OUTDIR    where real.json, sim.json and the table go
+#   PROFILE   the simulated machine's costs (default data/sim/epyc-2c.json)
+#   BACKENDS  comma list (default ybwc,dts,abdada,abdada-simple,lazysmp,pvsplit)
+#   DEPTH     search depth (default 8); 8 middlegames, 2 real runs, 3 seeds
+#   XQLAB     the binary (default build/xqlab); OVERSUB=1 as above
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:?usage: bench/scaling.sh OUTDIR [PROFILE] [BACKENDS] [DEPTH]}"
+profile="${2:-$root/data/sim/epyc-2c.json}"
+backends="${3:-ybwc,dts,abdada,abdada-simple,lazysmp,pvsplit}"
+depth="${4:-8}"
+xqlab="${XQLAB:-$root/build/xqlab}"
+[ -x "$xqlab" ] || { echo "scaling.sh: no xqlab binary at $xqlab (scripts/lab.sh builds one)" >&2; exit 2; }
+[ -r "$profile" ] || { echo "scaling.sh: cannot read profile $profile" >&2; exit 2; }
+mkdir -p "$out"
+cores=$(nproc)
+threads=""
+for p in 1 2 4 8 16 32 64 128 256; do
+  [ "$p" -le "$cores" ] && threads="$threads${threads:+,}$p"
+done
+if [ "${OVERSUB:-0}" = 1 ]; then
+  threads="$threads,$((2 * cores)),$((4 * cores))"
+fi
+head -9 "$root/data/middlegames.csv" > "$out/suite.csv"
+echo "scaling.sh: $cores cores; threads $threads; backends $backends; depth $depth" >&2
+"$xqlab" lab --suite "$out/suite.csv" --backends "$backends" --threads "$threads" --depth "$depth" \
+  --runs 2 --quiet --json-file "$out/real.json" > "$out/real.txt"
+"$xqlab" lab --simulate --sim-profile "$profile" --suite "$out/suite.csv" --backends "$backends" \
+  --threads "$threads" --depth "$depth" --runs 3 --quiet --json-file "$out/sim.json" > "$out/sim.txt"
+python3 - "$out/real.json" "$out/sim.json" "$cores" <<'PY' | tee "$out/errors.txt"
+import json, sys
+real, sim, cores = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+def rows(doc):
+    out = {}
+    for r in doc["results"]:
+        if r["backend"] == "serial": continue
+        idle = r.get("loss", {}).get("idle") if r.get("loss") else None
+        out[(r["backend"], r["threads"])] = (r["speedup"], r["search_overhead"], idle)
+    return out
+R, S = rows(real), rows(sim)
+print("SIMULATED against measured (S: speedup, SO: search overhead, idle: share of thread time)")
+print(f"{'backend':14} {'p':>4} {'S real':>7} {'S sim':>7} {'err':>7} {'SO real':>8} {'SO sim':>7} "
+      f"{'idle real':>9} {'idle sim':>8}  note")
+worst, fails = 0.0, []
+for key in sorted(R, key=lambda k: (k[1], k[0])):
+    if key not in S: continue
+    (sr, sor, ir), (ss, sos, is_) = R[key], S[key]
+    err = (ss - sr) / sr
+    over = key[1] > cores
+    note = "time-sliced: SO only" if over else ""
+    if not over:
+        worst = max(worst, abs(err))
+        if abs(err) > 0.10: fails.append(f"{key[0]}@{key[1]}")
+    f = lambda v: "-" if v is None else f"{100 * v:.1f}%"
+    print(f"{key[0]:14} {key[1]:>4} {sr:7.3f} {ss:7.3f} {100 * err:+6.1f}% {sor:8.3f} {sos:7.3f} "
+          f"{f(ir):>9} {f(is_):>8}  {note}")
+ranking_kept = True
+for p in sorted({k[1] for k in R if k[1] <= cores and k[1] > 1}):
+    keys = [k for k in R if k[1] == p and k in S]
+    if sorted(keys, key=lambda k: R[k][0]) != sorted(keys, key=lambda k: S[k][0]):
+        ranking_kept = False
+        print(f"ranking by S differs at p = {p}")
+print(f"worst |S error| at p <= {cores}: {100 * worst:.1f}%; "
+      f"{'PASS' if not fails and ranking_kept else 'FAIL'} (10 % and the ranking)"
+      + (f"; over 10 %: {', '.join(fails)}" if fails else ""))
+PY
