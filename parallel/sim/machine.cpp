@@ -176,20 +176,12 @@ void Machine::detach() {
   // A thread waiting for the others resumes at the latest of their exits.
   for (Slot& j : slots_)
     if (j.state == State::Joining) j.clock = std::max(j.clock, s.clock);
-  detail::current_slot() = nullptr;
-  tl_id = -1;
   const int next = pick();
   if (next < 0) throw std::logic_error("a simulated thread detached and left no thread to run");
   note(s.clock, me, TimelineEvent::What::Left, 0, next);
-  Slot& n = slots_[std::size_t(next)];
-  if (n.state == State::Sleeping) {
-    n.clock = std::max(n.clock, n.wake);
-    note(n.clock, next, TimelineEvent::What::Woke, 0, -1);
-  }
-  n.state = State::Runnable;
-  ++switches_;
-  n.go.store(1, std::memory_order_release);
-  n.go.notify_one();
+  detail::current_slot() = nullptr;
+  switch_to(next, false);  // next != me: this thread is absent
+  tl_id = -1;
 }
 
 void Machine::wait_others() {

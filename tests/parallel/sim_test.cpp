@@ -165,14 +165,19 @@ Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed
   return f;
 }
 
+inline void split_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 // Busy threads that compete with the simulation for this machine's cores.
 class Load {
  public:
   explicit Load(int threads) {
     for (int i = 0; i < threads; ++i)
       threads_.emplace_back([this] {
-        volatile std::uint64_t x = 0;
-        while (!stop_.load(std::memory_order_relaxed)) x = x + 1;
+        while (!stop_.load(std::memory_order_relaxed)) split_relax();
       });
   }
   ~Load() {
