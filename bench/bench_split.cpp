@@ -49,7 +49,7 @@ using namespace xq;
 using xq::bench::make_unmake;
 using xq::bench::split_context;
 
-Value fail_high(const void*, Worker&, Move, Value, const SplitContext& ctx) { return ctx.beta; }
+Value fail_high(const void*, Worker&, Move, int, Value, const SplitContext& ctx) { return ctx.beta; }
 
 void BM_YbwcSplit(benchmark::State& state) {
   BackendConfig c;

@@ -128,7 +128,7 @@ struct AbortBench {
   Clock::time_point cut;
 };
 
-Value abort_child(const void* closure, Worker& w, Move m, Value, const SplitContext& ctx) {
+Value abort_child(const void* closure, Worker& w, Move m, int, Value, const SplitContext& ctx) {
   auto& bench = *static_cast<AbortBench*>(const_cast<void*>(closure));
   auto& t = static_cast<dts::Thread&>(w);
   if (t.id == 0) {

@@ -15,7 +15,7 @@
 
 namespace xq::bench {
 
-inline Value make_unmake(const void*, Worker& w, Move m, Value, const SplitContext&) {
+inline Value make_unmake(const void*, Worker& w, Move m, int, Value, const SplitContext&) {
   w.pos.do_move(m);
   const Value v = Value(w.pos.key() & 7);
   w.pos.undo_move(m);

@@ -27,6 +27,7 @@ struct AblationArgs {
   int repeat = 1;
   std::size_t positions = 0;
   bool json = false, progress = false, quiet = false;
+  std::string profile = "thesis";
 };
 
 using CellValue = double (*)(const lab::timing::AblationCell&);
@@ -87,7 +88,9 @@ int run(const AblationArgs& a) {
   lab::timing::AblationSettings s;
   s.depths = lab::timing::parse_depths(a.depths);
   std::vector<const lab::timing::AblationConfig*> configs;
-  for (const lab::timing::AblationConfig& c : lab::timing::ablation_configs())
+  const auto& defaults = a.profile == "modern" ? lab::timing::modern_ablation_configs()
+                                               : lab::timing::ablation_configs();
+  for (const lab::timing::AblationConfig& c : defaults)
     if (a.configs.empty()) configs.push_back(&c);
   for (const std::string& name : a.configs) configs.push_back(&lab::timing::find_ablation_config(name));
   s.backend = a.backend.backend;
@@ -141,8 +144,12 @@ Command add_ablation(CLI::App& root) {
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
   app->add_option("--depths", a->depths, "depths: 4..7 or 4,5,7")->capture_default_str();
-  app->add_option("--configs", a->configs, "configurations, comma-separated (default: the nine "
-                  "of the thesis)")->delimiter(',');
+  app->add_option("--configs", a->configs, "configurations, comma-separated (default: the "
+                  "--profile's rows)")->delimiter(',');
+  app->add_option("--profile", a->profile, "the default rows: thesis (the thesis's nine "
+                  "configurations) or modern (the thesis profile, it plus each modern feature "
+                  "alone, the modern profile)")
+      ->check(CLI::IsMember({"thesis", "modern"}))->capture_default_str();
   add_backend_options(app, a->backend);
   app->add_option("--nodes", a->nodes, "node limit per search")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));

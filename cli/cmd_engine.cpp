@@ -12,8 +12,15 @@
 namespace xq::cli {
 namespace {
 
-EngineOptions initial_options(const BackendArgs& a) {
+struct EngineArgs {
+  BackendArgs backend;
+  std::string profile = "thesis";
+};
+
+EngineOptions initial_options(const EngineArgs& e) {
+  const BackendArgs& a = e.backend;
   EngineOptions o;
+  o.set("Profile", e.profile);
   o.set("Backend", a.backend);
   o.set("Threads", std::to_string(a.threads));
   o.set("Hash", std::to_string(a.hash_mb));
@@ -28,11 +35,12 @@ EngineOptions initial_options(const BackendArgs& a) {
 }  // namespace
 
 Command add_engine(CLI::App& root) {
-  auto args = std::make_shared<BackendArgs>();
+  auto args = std::make_shared<EngineArgs>();
   CLI::App* app = root.add_subcommand(
       "engine", "play over UCI, UCCI or xboard on stdin/stdout (the first command decides)");
   app->alias("uci");
-  add_backend_options(app, *args);
+  add_backend_options(app, args->backend);
+  add_profile_option(app, args->profile);
   return {app, [args] {
             std::ios::sync_with_stdio(false);
             return run_protocol(std::cin, std::cout, initial_options(*args));

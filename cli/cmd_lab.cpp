@@ -53,6 +53,7 @@ struct LabArgs {
   std::size_t hash_mb = 16;
   bool json = false, quiet = false, resume = false;
   SimArgs sim;  // --simulate (lab/timing/simulation.h)
+  std::string profile = "thesis";
 };
 
 std::atomic<bool> g_stop{false};
@@ -163,6 +164,7 @@ void write_json_file(const std::string& path, const Json& doc) {
 int run(const LabArgs& a) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   s.sim = sim_settings(a.sim);
+  s.features = profile_features(a.profile);
   std::vector<std::string> names = a.backends;
   if (names.empty())
     for (const BackendInfo& b : backends()) names.emplace_back(b.name);
@@ -266,6 +268,7 @@ Command add_lab(CLI::App& root) {
                 "only what is missing (same options as that run)");
   app->add_flag("--quiet", a->quiet, "no progress on stderr");
   add_sim_options(app, a->sim);
+  add_profile_option(app, a->profile);
   return {app, [a] { return run(*a); }};
 }
 

@@ -28,6 +28,7 @@ struct RecommendArgs {
   int threads = 2, games = 10, lab_depth = 7, lab_runs = 1;
   std::int64_t movetime = 0, margin = 50;
   bool json = false;
+  std::string profile = "thesis";
 };
 
 std::vector<std::string> default_candidates(int threads) {
@@ -40,6 +41,7 @@ std::vector<std::string> default_candidates(int threads) {
 std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a,
                                                 const std::vector<std::string>& names) {
   lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
+  s.features = profile_features(a.profile);
   s.configs = lab::timing::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());
   });
@@ -58,7 +60,7 @@ int run(const RecommendArgs& a) {
   lab::games::MatchConfig c;
   for (const std::string& n : names)
     c.engines.push_back("xqlab:backend=" + n + ",hash=" + a.hash + ",threads=" + std::to_string(a.threads) +
-                        ",name=" + n);
+                        ",profile=" + a.profile + ",name=" + n);
   if (!a.tc.empty() && a.movetime > 0) throw UsageError("give --tc or --movetime, not both");
   // A game clock by default: a fixed move time is overstepped on a loaded
   // machine often enough to turn the match into a test of time keeping.
@@ -112,6 +114,7 @@ Command add_recommend(CLI::App& root) {
   app->add_option("--openings", a->openings, "suite for the lab and the games")->capture_default_str();
   app->add_option("--results", a->results, "match results file (continued when it exists)");
   app->add_flag("--json", a->json, "one JSON object on stdout");
+  add_profile_option(app, a->profile);
   return {app, [a] { return run(*a); }};
 }
 

@@ -18,7 +18,7 @@ namespace {
 constexpr Depth kDefaultDepth = 6;
 
 struct SearchArgs {
-  std::string fen, algo = "pvs", features = "all";
+  std::string fen, algo = "pvs", features, profile = "thesis";
   int depth = 0;
   std::int64_t movetime = 0;
   std::uint64_t nodes = 0;
@@ -58,7 +58,7 @@ SearchOptions search_options(const SearchArgs& a) {
   opt.limits.nodes = a.nodes;
   if (!a.depth && !a.movetime && !a.nodes) opt.limits.depth = kDefaultDepth;
   opt.algorithm = parse_algorithm(a.algo);
-  opt.features = Features::parse(a.features);
+  opt.features = search_features(a.profile, a.features);
   opt.exact = a.exact;
   return opt;
 }
@@ -139,6 +139,7 @@ int run(const SearchArgs& a) {
   j.update(Json(r));
   j.update(lab::records::backend_json(a.backend.backend, engine->config()));
   j.update(Json{{"algo", algorithm_name(opt.algorithm)},
+                {"profile", profile_name(opt.features)},
                 {"features", opt.features.to_string()},
                 {"exact", opt.exact}});
   print_json(j);
@@ -158,8 +159,10 @@ Command add_search(CLI::App& root) {
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 62));
   app->add_option("--algo", a->algo, "pvs | alphabeta | mtdf")
       ->check(CLI::IsMember({"pvs", "alphabeta", "ab", "mtdf"}))->capture_default_str();
-  app->add_option("--features", a->features, "all | none | comma list (tt,ttmove,mvvlva,...)")
-      ->capture_default_str();
+  add_profile_option(app, a->profile);
+  app->add_option("--features", a->features,
+                  "instead of a profile: all | none | thesis | modern | comma list (" +
+                      feature_names() + ")");
   app->add_flag("--exact", a->exact, "exact mode: the minimax value whatever the backend");
   app->add_flag("--json", a->json, "one JSON object on stdout");
   add_backend_options(app, a->backend);

@@ -28,6 +28,7 @@ struct TuneArgs {
   int threads = 2, depth = 7, runs = 3;
   std::size_t hash_mb = 16;
   bool json = false;
+  std::string profile = "thesis";
 };
 
 std::string joined(const std::vector<std::string>& v) {
@@ -38,6 +39,7 @@ std::string joined(const std::vector<std::string>& v) {
 
 lab::timing::LabSettings settings(const TuneArgs& a, std::vector<lab::timing::TuneAxis>& space) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
+  s.features = profile_features(a.profile);
   const BackendInfo& info = find_backend(a.backend);
   const std::string hash = a.hash.empty() ? std::string(info.default_hash) : a.hash;
   if (!info.supports(hash))
@@ -172,6 +174,7 @@ Command add_tune(CLI::App& root) {
   app->add_option("--save", a->save, "write the chosen setting here (NAME=VALUE lines, "
                                      "read back with --params)");
   app->add_flag("--json", a->json, "the report as one JSON object on stdout");
+  add_profile_option(app, a->profile);
   return {app, [a] { return run(*a); }};
 }
 

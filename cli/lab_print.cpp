@@ -80,9 +80,11 @@ void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
 void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
                     const std::vector<lab::timing::LabSummary>& rows) {
   if (s.sim) std::printf("%s\n", lab::timing::sim_banner(*s.sim, s.runs).c_str());
-  std::printf("xqlab lab%s: %zu positions from %s, depth %d, median of %d %s%s, %zu MiB table\n",
+  std::printf("xqlab lab%s: %zu positions from %s, depth %d, %s profile, median of %d %s%s, "
+              "%zu MiB table\n",
               s.sim ? " (SIMULATED, virtual time)" : "", positions, s.suite_path.c_str(), s.depth,
-              s.runs, s.sim ? "seed" : "run", s.runs == 1 ? "" : "s", s.base.hash_mib);
+              profile_name(s.features).c_str(), s.runs, s.sim ? "seed" : "run",
+              s.runs == 1 ? "" : "s", s.base.hash_mib);
   std::printf("backend parameters:");
   for (const BackendParam& p : backend_params())
     std::printf(" %s=%s", std::string(p.name).c_str(), p.value_text(s.base).c_str());

@@ -176,6 +176,21 @@ Position parse_position_arg(const std::string& fen) {
   return pos;
 }
 
+CLI::Option* add_profile_option(CLI::App* app, std::string& target) {
+  return app->add_option("--profile", target,
+                         "search profile: thesis (the 2012 thesis's engine) or modern (with "
+                         "late-move reductions, pruning and extensions)")
+      ->check(CLI::IsMember({"thesis", "modern"}))
+      ->capture_default_str();
+}
+
+Features search_features(const std::string& profile, const std::string& features) {
+  if (features.empty()) return profile_features(profile.empty() ? "thesis" : profile);
+  if (!profile.empty() && profile != "thesis")
+    throw UsageError("give --profile or --features, not both");
+  return Features::parse(features);
+}
+
 void print_json(const Json& j) {
   std::printf("%s\n", lab::common::dump_line(j).c_str());
   std::fflush(stdout);

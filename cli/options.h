@@ -61,6 +61,13 @@ BackendConfig backend_config(const BackendArgs& args);
 CLI::Option* add_fen_option(CLI::App* app, std::string& target);
 Position parse_position_arg(const std::string& fen);
 
+// --profile thesis|modern (default thesis): the search's feature set
+// (search/options.h). With `features` (a command's --features text, empty
+// when not given) the features are the profile's unless --features names
+// them; giving both is a usage error.
+CLI::Option* add_profile_option(CLI::App* app, std::string& target);
+Features search_features(const std::string& profile, const std::string& features);
+
 // Prints one JSON document on one line of stdout.
 void print_json(const Json& j);
 

@@ -164,7 +164,7 @@ SearchOptions Engine::search_options(const GoLimits& limits, const Position& pos
                                 " is negative");
   SearchOptions o;
   o.algorithm = limits.algorithm;
-  o.features = limits.features;
+  o.features = limits.features ? *limits.features : profile_features(options_.profile());
   o.exact = limits.exact;
   o.limits.depth = limits.depth;
   o.limits.nodes = limits.nodes;

@@ -48,7 +48,8 @@ struct GoLimits {
   std::optional<GameClock> black; // UCI btime/binc (+ movestogo)
   bool infinite = false;
   Algorithm algorithm = Algorithm::Pvs;
-  Features features;
+  // Unset: the features of the engine's Profile option.
+  std::optional<Features> features;
   bool exact = false;
   // Root moves not to play (UCCI "banmoves"); moves not legal there are
   // ignored. If every legal move is banned the ban is ignored.

@@ -111,6 +111,8 @@ const std::vector<OptionSpec>& EngineOptions::specs() {
         combo("HashScheme", std::string(kDefaultScheme), scheme_choices(),
               "concurrent table scheme; 'default' is the backend's own"),
         spin("Move Overhead", 10, 0, 5000, "ms kept back per move for I/O latency"),
+        combo("Profile", "thesis", {"thesis", "modern"},
+              "search profile: the thesis's engine, or with the modern selective search"),
         {"Clear Hash", OptionType::Button, "", 0, 0, {}, "forget the table and heuristics"},
     };
     for (const BackendParam& p : backend_params()) v.push_back(param_spec(p));
@@ -138,6 +140,9 @@ OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
   else if (s.name == "Move Overhead") {
     next.move_overhead_ms_ = parse_spin(s, value);
     effect = OptionEffect::None;
+  } else if (s.name == "Profile") {
+    next.profile_ = parse_combo(s, value);
+    effect = OptionEffect::None;
   } else if (s.name == "Clear Hash") {
     return OptionEffect::Clear;
   }
@@ -156,6 +161,7 @@ std::string EngineOptions::get(std::string_view name) const {
   if (s.name == "Backend") return backend_;
   if (s.name == "HashScheme") return scheme_;
   if (s.name == "Move Overhead") return std::to_string(move_overhead_ms_);
+  if (s.name == "Profile") return profile_;
   if (const BackendParam* p = param_named(s.name)) return p->value_text(config_);
   return "";  // a button has no value
 }

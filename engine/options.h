@@ -58,12 +58,15 @@ class EngineOptions {
   // The backend's configuration, HashScheme "default" resolved.
   BackendConfig backend_config() const;
   std::int64_t move_overhead_ms() const { return move_overhead_ms_; }
+  // The search profile (search/options.h, profile_features): "thesis" or "modern".
+  const std::string& profile() const { return profile_; }
 
  private:
   std::string backend_ = "serial";
   std::string scheme_ = std::string(kDefaultScheme);
   BackendConfig config_;  // its hash field is ignored: scheme_ decides
   std::int64_t move_overhead_ms_ = 10;
+  std::string profile_ = "thesis";
 };
 
 }  // namespace xq

@@ -20,10 +20,17 @@ inline void fill_pv(SearchResult& r, const Worker& w) {
   if (!r.pv.empty()) r.best_move = r.pv.front();
 }
 
-// One aspiration-window PVS / alpha-beta iteration.
+// One aspiration-window PVS / alpha-beta iteration. The thesis's window:
+// +-50, four times wider after each failure, open beyond 1000. With
+// Features::aspdelta (the modern profile): +-(asp_delta + asp_thread x
+// (thread id mod 4)) -- so that Lazy SMP's threads try different windows --
+// half again wider (plus 5) after each failure.
 template <class S>
 Value aspiration_iteration(S& search, Worker& w, Depth depth, Value prev, bool use_window) {
-  Value delta = 50;
+  const bool narrow = search.features().aspdelta;
+  const SearchTuning& t = search.tuning();
+  Value delta = narrow ? Value(t.asp_delta + t.asp_thread * (w.id % 4)) : Value(50);
+  const auto widen = [&] { delta = narrow ? Value(delta + delta / 2 + 5) : Value(delta * 4); };
   Value alpha = -kInfinite, beta = kInfinite;
   if (use_window) {
     alpha = std::max(prev - delta, -kInfinite);
@@ -33,10 +40,10 @@ Value aspiration_iteration(S& search, Worker& w, Depth depth, Value prev, bool u
     const Value v = search.root(w, alpha, beta, depth);
     if (search.stopped(w)) return v;
     if (v <= alpha && alpha > -kInfinite) {
-      delta *= 4;
+      widen();
       alpha = delta > 1000 ? -kInfinite : std::max(v - delta, -kInfinite);
     } else if (v >= beta && beta < kInfinite) {
-      delta *= 4;
+      widen();
       beta = delta > 1000 ? kInfinite : std::min(v + delta, kInfinite);
     } else {
       return v;

@@ -58,6 +58,16 @@ struct SplitContext {
   int moves_searched = 0;
   MovePicker* picker = nullptr;  // the node's remaining moves
   bool cutoff = false;           // set when best_value >= beta
+  // What the modern profile's move pruning and reductions need of the node
+  // (Search::plan_move), constant while it is split: its static value and
+  // whether it improves on the one two plies up, whether the side to move is
+  // in check, the table's move, and whether moves may be pruned at all (the
+  // best so far, the eldest brother's, is no mated score).
+  Value static_eval = -kInfinite;
+  bool improving = false;
+  bool in_check = false;
+  bool may_prune = false;
+  Move tt_move;
   // While the node is split, the backend may point this at the node's
   // current alpha (raised by any thread, read relaxed): a thread whose
   // null-window search of a younger brother beat the alpha it started from
@@ -137,7 +147,10 @@ struct SerialHooks {
   bool want_split(const Worker&, const SplitContext&) const { return false; }
   // Searches the remaining moves of ctx in parallel and returns when all have
   // been searched or a cutoff happened. `search_move` is the node's own child
-  // search: Value search_move(Worker&, Move, Value alpha, const SplitContext&).
+  // search: Value search_move(Worker&, Move, int ordinal, Value alpha,
+  // const SplitContext&), where ordinal is the picker's ordinal() read right
+  // after it handed the move out (the modern profile reduces and prunes by
+  // it); a move the profile prunes returns -kInfinite, which records nothing.
   // When a move raised ctx.alpha, the splitting worker's pv[ctx.ply] must hold
   // that move followed by the line of whichever thread searched it.
   template <class SearchMove>

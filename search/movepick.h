@@ -48,6 +48,11 @@ class MovePicker {
     return *cur_++;
   }
   int size() const { return int(last_ - moves_); }
+  // The place of the move next() handed out last, from 1: the moves of the
+  // first pass in order, then the deferred ones after all of them.
+  int ordinal() const {
+    return deferred_stage_ ? size() + int(next_deferred_) : int(cur_ - moves_);
+  }
   // Moves not handed out yet, deferred ones included.
   int remaining() const { return int(last_ - cur_) + int(deferred_ - next_deferred_); }
 

@@ -16,9 +16,46 @@ constexpr Named kFeatureNames[] = {
     {"history", &Features::history}, {"null", &Features::null},
     {"checkext", &Features::checkext}, {"qsearch", &Features::qsearch},
     {"aspiration", &Features::aspiration},
+    {"lmr", &Features::lmr},         {"histgravity", &Features::histgravity},
+    {"rfp", &Features::rfp},         {"razor", &Features::razor},
+    {"lmp", &Features::lmp},         {"futility", &Features::futility},
+    {"see", &Features::see},         {"nullplus", &Features::nullplus},
+    {"iir", &Features::iir},         {"probcut", &Features::probcut},
+    {"singular", &Features::singular}, {"aspdelta", &Features::aspdelta},
 };
 
+bool same(const Features& a, const Features& b) {
+  for (const Named& n : kFeatureNames)
+    if (a.*n.flag != b.*n.flag) return false;
+  return true;
+}
+
 }  // namespace
+
+Features Features::modern() {
+  Features f;
+  for (const Named& n : kFeatureNames) f.*n.flag = true;
+  return f;
+}
+
+std::string feature_names() {
+  std::string known;
+  for (const Named& n : kFeatureNames) known += std::string(known.empty() ? "" : ",") + n.name;
+  return known;
+}
+
+Features profile_features(std::string_view name) {
+  if (name == "thesis") return Features::thesis();
+  if (name == "modern") return Features::modern();
+  throw std::invalid_argument("unknown search profile '" + std::string(name) +
+                              "' (known: thesis, modern)");
+}
+
+std::string profile_name(const Features& f) {
+  if (same(f, Features::thesis())) return "thesis";
+  if (same(f, Features::modern())) return "modern";
+  return "custom";
+}
 
 Features Features::none() {
   Features f;
@@ -29,6 +66,8 @@ Features Features::none() {
 Features Features::parse(std::string_view text) {
   if (text == "all") return all();
   if (text == "none") return none();
+  if (text == "thesis") return thesis();
+  if (text == "modern") return modern();
   Features f = none();
   std::string item;
   const std::string s = std::string(text) + ",";
@@ -43,12 +82,9 @@ Features Features::parse(std::string_view text) {
         f.*n.flag = true;
         found = true;
       }
-    if (!found) {
-      std::string known;
-      for (const Named& n : kFeatureNames) known += std::string(known.empty() ? "" : ",") + n.name;
-      throw std::invalid_argument("unknown search feature '" + item + "' (known: all, none, " +
-                                  known + ")");
-    }
+    if (!found)
+      throw std::invalid_argument("unknown search feature '" + item +
+                                  "' (known: all, none, thesis, modern, " + feature_names() + ")");
     item.clear();
   }
   return f;

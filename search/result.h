@@ -66,6 +66,16 @@ struct SearchStats {
   Counter fail_high_first;   // ... on the first move searched
   Counter null_tries;
   Counter null_cutoffs;
+  // The modern profile's selectivity (search/search.h): late-move reduced
+  // searches and those re-searched at full depth after failing high; moves
+  // pruned unsearched (move count, futility, SEE); nodes cut off by their
+  // static value or a shallow search (reverse futility, razoring, ProbCut,
+  // multi-cut); singular extensions.
+  Counter reductions;
+  Counter reduction_researches;
+  Counter pruned_moves;
+  Counter static_cutoffs;
+  Counter singular_extensions;
   // Parallel machinery (zero for the serial backend).
   Counter splits;
   Counter joins;             // helpers that joined a split point

@@ -1,6 +1,11 @@
 // The node function of the "hybrid PVS" engine: principal-variation search
 // (or plain alpha-beta) with a transposition table, null move, MVV-LVA,
-// killers, history, check extension and quiescence, each switchable.
+// killers, history, check extension and quiescence, each switchable -- the
+// thesis profile -- and the modern profile's selective search on top of it:
+// late-move reductions, reverse futility, razoring, move-count, futility and
+// SEE pruning, adaptive and verified null move, internal iterative
+// reduction, ProbCut and singular extension (search/options.h, Features).
+// With the modern features off the thesis's engine runs node for node.
 //
 // Search<Table, Hooks> is compiled once per (hash scheme, backend) pair. It is
 // stateless apart from references to the shared table, the backend's hooks and
@@ -14,8 +19,13 @@
 #include <optional>
 #include <type_traits>
 
+#include <array>
+#include <cmath>
+#include <cstdlib>
+
 #include "board/eval.h"
 #include "board/movegen.h"
+#include "board/see.h"
 #include "hashing/entry.h"
 #include "search/hooks.h"
 #include "search/movepick.h"
@@ -35,15 +45,6 @@ namespace xq {
 // instantiation; the nodes below it do not test for the root.
 enum class NodeKind { Root, Inner };
 
-// The alpha-refresh policy of Search::child(): what a younger brother whose
-// null-window result landed inside (alpha, beta) does before its open-window
-// re-search. KeepAlpha, the ordinary move loop: nothing, the node's alpha is
-// the thread's own. Any other policy is a functor
-// `bool(Worker&, Value& alpha, Value v)` that may raise alpha to a bound
-// other threads reached meanwhile and returns true when the move must first
-// be tested with a null window at the new alpha: Search::root_child() (a root
-// shared with other threads) and LiveAlpha (a split point, split_child.h).
-struct KeepAlpha {};
 
 template <class Table, class Hooks>
 class Search {
@@ -52,17 +53,30 @@ class Search {
   static constexpr std::uint64_t kNodeBatch = 1024;
 
   Search(Table& tt, Hooks& hooks, SearchShared& shared)
-      : tt_(tt), hooks_(hooks), shared_(shared), f_(effective_features(shared.options)) {}
+      : tt_(tt),
+        hooks_(hooks),
+        shared_(shared),
+        f_(effective_features(shared.options)),
+        t_(shared.options.tuning),
+        selective_(f_.selective()) {
+    if (f_.lmr) fill_reductions();
+  }
 
+  // The features a search runs with: the options' own, less in exact mode
+  // every one that prunes, reduces or extends (move ordering stays).
   static Features effective_features(const SearchOptions& o) {
     Features f = o.features;
     if (o.exact) {
       f.null = false;
       f.aspiration = false;
+      f.lmr = f.rfp = f.razor = f.lmp = f.futility = f.see = false;
+      f.nullplus = f.iir = f.probcut = f.singular = f.aspdelta = false;
     }
+    if (!f.null) f.nullplus = false;
     return f;
   }
   const Features& features() const { return f_; }
+  const SearchTuning& tuning() const { return t_; }
   const Hooks& hooks() const { return hooks_; }
   // The table's fill in permille (UCI "hashfull"), or -1 when it cannot say.
   int hashfull() const {
@@ -77,6 +91,12 @@ class Search {
   // Searches the root of w.pos with the window (alpha, beta): the driver's
   // entry (search/driver.h), the Root instantiation of node().
   Value root(Worker& w, Value alpha, Value beta, Depth depth) {
+    if (f_.singular) {  // the singular extensions' ply bound (node())
+      int seen = shared_.root_depth.load(std::memory_order_relaxed);
+      while (seen < depth &&
+             !shared_.root_depth.compare_exchange_weak(seen, depth, std::memory_order_relaxed)) {
+      }
+    }
     return node<NodeKind::Root>(w, alpha, beta, depth, 0, true, false);
   }
 
@@ -92,15 +112,30 @@ class Search {
   // moves there. `exclusive`: return kOnEvaluation instead of searching a
   // child that another thread is searching (hooks with kClaimsNodes); the
   // re-searches are not exclusive.
+  //
+  // `reduce` (late-move reductions, see plan_move): the first search of the
+  // move is that many plies shallower, unless the move gives check; when it
+  // beats alpha, the move is searched again at full depth before anything
+  // else.
   template <class Refresh = KeepAlpha>
   Value child(Worker& w, Move m, Value alpha, Value beta, Depth depth, int ply, bool pv_node,
-              bool first, bool exclusive = false, Refresh refresh = {}) {
+              bool first, bool exclusive = false, Refresh refresh = {}, Depth reduce = 0) {
     w.pos.do_move(m);
+    if (reduce > 0 && w.pos.in_check()) reduce = 0;
+    if (reduce > 0) ++w.stats.reductions;
     Value v;
     if (first || !pvs()) {
-      v = -node(w, -beta, -alpha, depth - 1, ply + 1, pv_node && first, true, exclusive);
+      v = -node(w, -beta, -alpha, depth - 1 - reduce, ply + 1, pv_node && first, true, exclusive);
+      if (reduce > 0 && v > alpha && !stopped(w)) {
+        ++w.stats.reduction_researches;
+        v = -node(w, -beta, -alpha, depth - 1, ply + 1, false, true, exclusive);
+      }
     } else {
-      v = -node(w, -alpha - 1, -alpha, depth - 1, ply + 1, false, true, exclusive);
+      v = -node(w, -alpha - 1, -alpha, depth - 1 - reduce, ply + 1, false, true, exclusive);
+      if (reduce > 0 && v > alpha && !stopped(w)) {
+        ++w.stats.reduction_researches;
+        v = -node(w, -alpha - 1, -alpha, depth - 1, ply + 1, false, true, exclusive);
+      }
       if (v > alpha && v < beta && !stopped(w)) {
         if constexpr (std::is_same_v<Refresh, KeepAlpha>) {
           v = -node(w, -beta, -alpha, depth - 1, ply + 1, true, true);
@@ -150,20 +185,65 @@ class Search {
     // Step 4. Enter the node (left on every exit from here on); probe the
     // table: move for ordering, cutoff outside exact mode, kOnEvaluation for
     // an exclusive search of a node another thread is searching.
+    // A singular-extension search (Step 5e) searches the node again without
+    // its table move: it neither probes nor stores the table.
     NodeGuard<Table, Hooks> guard(tt_, hooks_, w, ply);
     const Value alpha_orig = alpha;
     const bool full_width = pv_node && pvs();  // PVS keeps its PV nodes exact
+    const Move excluded = kRoot ? Move::none() : w.excluded[std::size_t(ply)];
     Move tt_move;
-    if (f_.tt) {
-      if (const std::optional<Value> cut =
-              probe_table(w, alpha, beta, depth, ply, full_width, exclusive, tt_move, guard))
+    TTData tt_entry;
+    bool tt_hit = false;
+    if (f_.tt && !excluded) {
+      if (const std::optional<Value> cut = probe_table(w, alpha, beta, depth, ply, full_width,
+                                                       exclusive, tt_move, guard, tt_entry, tt_hit))
         return *cut;
     }
 
-    // Step 5. Null move (see try_null_move for when it is tried).
+    // Step 5. Selectivity before the move loop. The modern profile's steps
+    // (5a-5c, 5e) need the node's static value; the thesis's null move
+    // computes its own. None of them at the root, in check or (but IIR and
+    // singular extension) at a PV node.
     const bool in_check = pos.in_check();
-    if (f_.null && !full_width && !in_check && null_allowed && !kRoot && depth >= 2) {
-      if (const std::optional<Value> cut = try_null_move(w, beta, depth, ply)) return *cut;
+    Value eval = -kInfinite;
+    bool improving = false;
+    if (selective_ && !kRoot) {
+      eval = in_check ? -kInfinite : evaluate(pos);
+      w.static_eval[std::size_t(ply)] = eval;
+      improving = !in_check && ply >= 2 && eval > w.static_eval[std::size_t(ply) - 2];
+    }
+    // Against a side left with only its palace pieces (king, advisors,
+    // elephants), a quiet move that leaves it no legal move wins without
+    // check: nothing that skips quiet moves or the search itself applies.
+    const bool boxable = selective_ && !kRoot && boxable_opponent(pos);
+    const bool prune_node = !kRoot && !pv_node && !in_check && !excluded && !boxable;
+    if (selective_ && prune_node) {
+      if (const std::optional<Value> cut = static_cutoff(w, alpha, beta, depth, ply, eval, improving))
+        return *cut;
+    }
+
+    // Step 5d. Null move (see try_null_move for when it is tried).
+    if (f_.null && !full_width && !in_check && null_allowed && !kRoot && depth >= 2 && !excluded) {
+      const std::optional<Value> cut = f_.nullplus ? try_null_move_plus(w, beta, depth, ply, eval)
+                                                   : try_null_move(w, beta, depth, ply);
+      if (cut) return *cut;
+    }
+    if (f_.probcut && prune_node && depth >= t_.probcut_depth && std::abs(beta) < kMateInMaxPly) {
+      if (const std::optional<Value> cut = probcut(w, beta, depth, ply, eval)) return *cut;
+    }
+
+    // Step 5e. Internal iterative reduction: a node the table knows no move
+    // for is searched a ply shallower (its ordering is a guess).
+    if (f_.iir && !kRoot && !excluded && !tt_move && depth >= t_.iir_depth) --depth;
+
+    // Step 5f. Singular extension: a table move much better than every other
+    // move is searched a ply deeper; when even the others reach beta, the
+    // node is cut off (multi-cut).
+    Depth singular = 0;
+    if (f_.singular && !kRoot && !excluded && tt_hit && tt_move && depth >= t_.singular_depth) {
+      const std::optional<Value> cut =
+          singular_search(w, beta, depth, ply, tt_move, tt_entry, singular);
+      if (cut) return *cut;
     }
 
     // Step 6. Check extension: a node in check is searched one ply deeper.
@@ -180,12 +260,28 @@ class Search {
     ctx.beta = beta;
     ctx.pv_node = pv_node;
     ctx.picker = &picker;
+    ctx.static_eval = eval;
+    ctx.improving = improving;
+    ctx.in_check = in_check;
+    ctx.tt_move = tt_move;
     Value best = -kInfinite;
     Move best_move;
     int searched = 0;
+    // The quiet moves searched before a cutoff, for histgravity's malus.
+    std::array<Move, 32> quiets;
+    int quiet_count = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
-      // Step 7a. Legality (the picker's moves are pseudo-legal).
-      if (!pos.is_legal(m)) continue;
+      // Step 7a. Legality (the picker's moves are pseudo-legal); the move a
+      // singular-extension search leaves out.
+      if (!pos.is_legal(m) || m == excluded) continue;
+
+      // Step 7a'. The modern profile's move pruning and late-move reduction.
+      MovePlan plan;
+      if (selective_ && searched > 0) {
+        plan = plan_move(w, m, picker.ordinal(), depth, ply, pv_node, in_check, eval, improving,
+                         alpha, tt_move, kRoot || boxable ? false : best > -kMateInMaxPly);
+        if (plan.skip) continue;
+      }
 
       // Step 7b. Deferral (kDefersMoves, kClaimsNodes): a younger brother the
       // backend names waits for the deferred stage; once a move was deferred,
@@ -217,9 +313,10 @@ class Search {
       Value v;
       if constexpr (kRoot)
         v = root_child(w, m, alpha, beta, depth, pv_node, searched == 0, only_if_free, alpha_orig,
-                       best, best_move);
+                       best, best_move, plan.reduce);
       else
-        v = child(w, m, alpha, beta, depth, ply, pv_node, searched == 0, only_if_free);
+        v = child(w, m, alpha, beta, m == tt_move ? depth + singular : depth, ply, pv_node,
+                  searched == 0, only_if_free, KeepAlpha{}, plan.reduce);
       if constexpr (Hooks::kDefersMoves) hooks_.after_child(w, ply);
       if (stopped(w)) return 0;
       if constexpr (Hooks::kClaimsNodes) {
@@ -245,10 +342,13 @@ class Search {
             hooks_.publish_root(w, depth, alpha_orig, beta, v);
           if (v >= beta) {
             on_cutoff(w, m, depth, ply, searched == 1);
+            if (f_.histgravity && !pos.is_capture(m)) history_malus(w, quiets, quiet_count, depth);
             break;
           }
         }
       }
+      if (f_.histgravity && !pos.is_capture(m) && quiet_count < int(quiets.size()))
+        quiets[std::size_t(quiet_count++)] = m;
 
       // Step 8. Offer a split point: the node goes to the backend once the
       // eldest brother is done (after it, at every move: a thread may fall
@@ -259,6 +359,7 @@ class Search {
         ctx.best_value = best;
         ctx.best_move = best_move;
         ctx.moves_searched = searched;
+        ctx.may_prune = !kRoot && !boxable && best > -kMateInMaxPly;
         if (hooks_.want_split(w, ctx)) {
           split_and_merge(w, ctx, alpha, best, best_move, searched);
           if (stopped(w)) return 0;
@@ -267,11 +368,12 @@ class Search {
       }
     }
 
-    // Step 9. No legal move: mated (stalemate loses too in Xiangqi).
-    if (searched == 0) return mated_in(ply);
+    // Step 9. No legal move: mated (stalemate loses too in Xiangqi). A
+    // singular-extension search without another legal move fails low.
+    if (searched == 0) return excluded ? alpha : mated_in(ply);
 
     // Step 10. Store.
-    if (f_.tt) {
+    if (f_.tt && !excluded) {
       TTData d;
       d.move = best_move;
       d.value = std::int16_t(value_to_tt(best, ply));
@@ -308,6 +410,11 @@ class Search {
     int searched = 0;
     for (Move m = picker.next(); m; m = picker.next()) {
       if (!pos.is_legal(m)) continue;
+      // The modern profile skips captures that lose material (not evasions).
+      if (f_.see && !in_check && !see_ge(pos, m, 0)) {
+        ++w.stats.pruned_moves;
+        continue;
+      }
       ++searched;
       pos.do_move(m);
       const Value v = -qsearch(w, -beta, -alpha, ply + 1);
@@ -357,16 +464,17 @@ class Search {
   // root has already passed, and its open-window re-search is the most
   // expensive search of the iteration.
   Value root_child(Worker& w, Move m, Value& alpha, Value beta, Depth depth, bool pv_node,
-                   bool first, bool exclusive, Value alpha_orig, Value& best, Move& best_move) {
+                   bool first, bool exclusive, Value alpha_orig, Value& best, Move& best_move,
+                   Depth reduce) {
     if (first || !hooks_.retest_root() || !pvs())
-      return child(w, m, alpha, beta, depth, 0, pv_node, first, exclusive);
+      return child(w, m, alpha, beta, depth, 0, pv_node, first, exclusive, KeepAlpha{}, reduce);
     const auto adopt = [&](Worker& cw, Value& child_alpha, Value) {
       if (!adopt_root_best(cw, depth, alpha_orig, beta, alpha, best, best_move)) return false;
       ++cw.stats.root_retests;
       child_alpha = alpha;
       return child_alpha < beta;
     };
-    return child(w, m, alpha, beta, depth, 0, pv_node, false, exclusive, adopt);
+    return child(w, m, alpha, beta, depth, 0, pv_node, false, exclusive, adopt, reduce);
   }
 
   void defer(Worker& w, MovePicker& picker, Move m) {
@@ -397,9 +505,11 @@ class Search {
   // off. An entry may hold any bits (torn or colliding entries, a faulty
   // table), so an impossible one is rejected and counted, and its move is
   // validated before use and counted when it fails.
+  // The entry found (plausible) is left in `entry`, with `hit` set.
   template <class Guard>
   std::optional<Value> probe_table(Worker& w, Value alpha, Value beta, Depth depth, int ply,
-                                   bool full_width, bool exclusive, Move& tt_move, Guard& guard) {
+                                   bool full_width, bool exclusive, Move& tt_move, Guard& guard,
+                                   TTData& entry, bool& hit) {
     const Position& pos = w.pos;
     TTData e;
     ++w.stats.tt_probes;
@@ -424,6 +534,8 @@ class Search {
       return std::nullopt;
     }
     ++w.stats.tt_hits;
+    entry = e;
+    hit = true;
     if (e.move && f_.ttmove) {
       if (pos.is_pseudo_legal(e.move) && pos.is_legal(e.move)) tt_move = e.move;
       else ++w.stats.bad_tt_moves;
@@ -460,11 +572,20 @@ class Search {
 
   // Step 8 of node(): hands the rest of the move loop to the backend and
   // merges what its threads found into the node's running best. split()
-  // leaves the line of a move that raised alpha in w.pv[ply].
+  // leaves the line of a move that raised alpha in w.pv[ply]. A helper plans
+  // each move as the node's own loop would (plan_move, from the node's state
+  // in ctx); a pruned move returns -kInfinite, which improves nothing.
   void split_and_merge(Worker& w, SplitContext& ctx, Value& alpha, Value& best, Move& best_move,
                        int& searched) {
-    hooks_.split(w, ctx, [this](Worker& hw, Move hm, Value a, const SplitContext& c) {
-      return split_child(*this, hw, hm, a, c);
+    hooks_.split(w, ctx, [this](Worker& hw, Move hm, int ordinal, Value a, const SplitContext& c) {
+      Depth reduce = 0;
+      if (selective_) {
+        const MovePlan plan = plan_move(hw, hm, ordinal, c.depth, c.ply, c.pv_node, c.in_check,
+                                        c.static_eval, c.improving, a, c.tt_move, c.may_prune);
+        if (plan.skip) return -kInfinite;
+        reduce = plan.reduce;
+      }
+      return split_child(*this, hw, hm, a, c, reduce);
     });
     if (stopped(w)) return;
     searched = std::max(searched, ctx.moves_searched);
@@ -474,6 +595,16 @@ class Search {
       if (best > alpha) alpha = best;
     }
     if (best >= ctx.beta) on_cutoff(w, best_move, ctx.depth, ctx.ply, false);
+  }
+
+  // Whether the side not to move has only palace pieces left (no rook,
+  // horse, cannon or pawn): it can be mated without check, by a quiet move
+  // that leaves it no legal move.
+  static bool boxable_opponent(const Position& pos) {
+    const Color c = ~pos.side_to_move();
+    return pos.count(c, PieceType::Rook) + pos.count(c, PieceType::Horse) +
+               pos.count(c, PieceType::Cannon) + pos.count(c, PieceType::Pawn) ==
+           0;
   }
 
   // Pieces that can attack across the board: rooks, horses, cannons.
@@ -490,15 +621,212 @@ class Search {
     if (first) ++w.stats.fail_high_first;
     if (w.pos.is_capture(m)) return;
     if (f_.killers) w.add_killer(ply, m);
-    if (f_.history) w.add_history(m, depth);
+    if (f_.history) {
+      if (f_.histgravity) w.add_history_gravity(m, history_bonus(depth));
+      else w.add_history(m, depth);
+    }
+  }
+
+  // ------------------------------------------------ the modern profile
+  static int history_bonus(Depth depth) { return std::min(32 * depth * depth + 64 * depth, 2000); }
+
+  // histgravity: the quiet moves searched before the one that cut off lose
+  // what it gains.
+  void history_malus(Worker& w, const std::array<Move, 32>& quiets, int n, Depth depth) {
+    if (!f_.history) return;
+    for (int i = 0; i < n; ++i) w.add_history_gravity(quiets[std::size_t(i)], -history_bonus(depth));
+  }
+
+  // Late-move reductions by remaining depth and move ordinal, in plies:
+  // (lmr_base + lmr_scale x ln d x ln n) / 100.
+  void fill_reductions() {
+    for (int d = 1; d < kLmrSize; ++d)
+      for (int n = 1; n < kLmrSize; ++n)
+        reductions_[std::size_t(d)][std::size_t(n)] = std::uint8_t(std::clamp(
+            (t_.lmr_base + t_.lmr_scale * std::log(double(d)) * std::log(double(n))) / 100.0, 0.0,
+            32.0));
+  }
+
+  struct MovePlan {
+    bool skip = false;  // pruned: not searched
+    Depth reduce = 0;   // late-move reduction of its first search
+  };
+
+  // Whether the side to move gives check with m (made and taken back).
+  static bool gives_check(Position& pos, Move m) {
+    pos.do_move(m);
+    const bool check = pos.in_check();
+    pos.undo_move(m);
+    return check;
+  }
+
+  // Step 7a' of node() (and of a split point's helpers): whether to prune
+  // move m, the ordinal-th of the node, and by how much to reduce it. Only
+  // after the first move; `may_prune`: not at the root, and the best so far
+  // is no mated score (so a node whose moves are all pruned does not claim a
+  // mate). Moves that give check are never pruned (Xiangqi's quiet checks
+  // are its mating moves), nor reduced (child()).
+  MovePlan plan_move(Worker& w, Move m, int ordinal, Depth depth, int ply, bool pv_node,
+                     bool in_check, Value eval, bool improving, Value alpha, Move tt_move,
+                     bool may_prune) {
+    MovePlan plan;
+    Position& pos = w.pos;
+    const bool capture = pos.is_capture(m);
+    const auto p = std::size_t(ply);
+    const bool killer = w.killers[p][0] == m || w.killers[p][1] == m;
+    if (f_.lmr && depth >= 3 && ordinal > 1 + int(pv_node) && !capture && !in_check &&
+        m != tt_move) {
+      int r = reductions_[std::size_t(std::min(depth, kLmrSize - 1))]
+                         [std::size_t(std::min(ordinal, kLmrSize - 1))];
+      if (pv_node) --r;
+      if (killer) --r;
+      if (!improving) ++r;
+      if (f_.histgravity && f_.history)
+        r -= w.history[index(m.from())][index(m.to())] / t_.lmr_history;
+      plan.reduce = Depth(std::clamp(r, 0, depth - 2));
+    }
+    if (!may_prune || in_check || m == tt_move) return plan;
+    const Depth lmr_depth = std::max(depth - 1 - plan.reduce, 0);
+    bool prune = false;
+    if (!capture) {
+      if ((f_.lmp && depth <= t_.lmp_depth &&
+           ordinal > (t_.lmp_base + depth * depth) / (2 - int(improving))) ||
+          (!killer && ((f_.futility && lmr_depth <= t_.futility_depth &&
+                        eval + t_.futility_base + t_.futility_per_depth * lmr_depth <= alpha) ||
+                       (f_.see && lmr_depth <= 8 &&
+                        !see_ge(pos, m, -t_.see_quiet * lmr_depth * lmr_depth)))))
+        prune = !gives_check(pos, m);
+    } else if (f_.see && depth <= 6 && !see_ge(pos, m, -t_.see_capture * depth)) {
+      prune = !gives_check(pos, m);
+    }
+    if (prune) {
+      plan.skip = true;
+      ++w.stats.pruned_moves;
+    }
+    return plan;
+  }
+
+  // Steps 5a-5b of node(), at a non-PV node not in check: reverse futility
+  // (the static value stands far enough above beta) and razoring (so far
+  // below alpha that only a capture could help: quiescence decides).
+  std::optional<Value> static_cutoff(Worker& w, Value alpha, Value beta, Depth depth, int ply,
+                                     Value eval, bool improving) {
+    if (f_.rfp && depth <= t_.rfp_depth && eval < kMateInMaxPly && beta > -kMateInMaxPly &&
+        eval - t_.rfp_margin * (depth - int(improving)) >= beta) {
+      ++w.stats.static_cutoffs;
+      return eval;
+    }
+    if (f_.razor && depth <= t_.razor_depth &&
+        eval + t_.razor_margin + t_.razor_per_depth * depth <= alpha) {
+      const Value v = qsearch(w, alpha, alpha + 1, ply);
+      if (stopped(w)) return Value{0};
+      if (v <= alpha) {
+        ++w.stats.static_cutoffs;
+        return v;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Step 5d, nullplus: R = null_base + depth / null_depth_div + up to 3 more
+  // as the static value exceeds beta. The guard against zugzwang, which in
+  // Xiangqi comes with few attacking pieces: no null move without any rook,
+  // horse or cannon, and a cutoff with fewer than 3 of them (or at depth >=
+  // null_verify_depth) must be confirmed by a search of the node itself,
+  // without null move, at the reduced depth.
+  std::optional<Value> try_null_move_plus(Worker& w, Value beta, Depth depth, int ply, Value eval) {
+    Position& pos = w.pos;
+    const int majors = attackers(pos);
+    if (majors == 0 || eval < beta || beta <= -kMateInMaxPly) return std::nullopt;
+    const Depth r = Depth(t_.null_base + depth / t_.null_depth_div +
+                          std::min((eval - beta) / t_.null_eval_div, 3));
+    ++w.stats.null_tries;
+    pos.do_null_move();
+    Value v = -node(w, -beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+    pos.undo_null_move();
+    if (stopped(w)) return Value{0};
+    if (v < beta) return std::nullopt;
+    if (v >= kMateInMaxPly) v = beta;  // an unproven mate is not reported
+    if (majors < 3 || depth >= t_.null_verify_depth) {
+      const Value check = node(w, beta - 1, beta, std::max<Depth>(depth - r, 1), ply, false, false);
+      if (stopped(w)) return Value{0};
+      if (check < beta) return std::nullopt;
+    }
+    ++w.stats.null_cutoffs;
+    return v;
+  }
+
+  // Step 5d', ProbCut: a capture that wins enough (SEE) and whose reduced
+  // search (depth - 4) beats beta by probcut_margin cuts the node off. Its
+  // own picker lives in this frame, not the node's.
+  std::optional<Value> probcut(Worker& w, Value beta, Depth depth, int ply, Value eval) {
+    Position& pos = w.pos;
+    const Value rbeta = std::min(beta + t_.probcut_margin, kMateInMaxPly - 1);
+    MovePicker picker(pos, w, f_);  // captures (the node is not in check)
+    int tried = 0;
+    for (Move m = picker.next(); m && tried < 3; m = picker.next()) {
+      if (!pos.is_legal(m) || !see_ge(pos, m, rbeta - eval)) continue;
+      ++tried;
+      pos.do_move(m);
+      Value v = -qsearch(w, -rbeta, -rbeta + 1, ply + 1);
+      if (v >= rbeta && !stopped(w)) v = -node(w, -rbeta, -rbeta + 1, depth - 4, ply + 1, false, true);
+      pos.undo_move(m);
+      if (stopped(w)) return Value{0};
+      if (v >= rbeta) {
+        ++w.stats.static_cutoffs;
+        return v;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Step 5f: the node is searched without its table move at half depth,
+  // against a bound singular_margin x depth below the table's value. Below
+  // it, the table move is singular and `extension` becomes 1 -- unless it
+  // leads to a repetition (Xiangqi's back-and-forth shuffling would extend
+  // forever), or the thread is already twice the iteration's depth deep.
+  // Above it and at or above beta, several moves beat beta: the bound is
+  // returned (multi-cut).
+  std::optional<Value> singular_search(Worker& w, Value beta, Depth depth, int ply, Move tt_move,
+                                       const TTData& e, Depth& extension) {
+    const Value ttv = value_from_tt(e.value, ply);
+    if (e.depth < depth - 3 || std::abs(ttv) >= kMateInMaxPly ||
+        (e.bound != Bound::Lower && e.bound != Bound::Exact) ||
+        ply >= 2 * shared_.root_depth.load(std::memory_order_relaxed))
+      return std::nullopt;
+    const Value sbeta = ttv - t_.singular_margin * depth;
+    const auto p = std::size_t(ply);
+    w.excluded[p] = tt_move;
+    const Value v = node(w, sbeta - 1, sbeta, (depth - 1) / 2, ply, false, false);
+    w.excluded[p] = Move::none();
+    if (stopped(w)) return Value{0};
+    if (v < sbeta) {
+      Position& pos = w.pos;
+      pos.do_move(tt_move);
+      const bool shuffles = pos.repetition() != Repetition::None;
+      pos.undo_move(tt_move);
+      if (!shuffles) {
+        extension = 1;
+        ++w.stats.singular_extensions;
+      }
+    } else if (sbeta >= beta) {
+      ++w.stats.static_cutoffs;
+      return sbeta;
+    }
+    return std::nullopt;
   }
 
   void check_limits(Worker& w) { check_search_limits(w, shared_, kNodeBatch); }
+
+  static constexpr int kLmrSize = 64;
 
   Table& tt_;
   Hooks& hooks_;
   SearchShared& shared_;
   const Features f_;
+  const SearchTuning t_;
+  const bool selective_;  // any of the modern profile's pruning features
+  std::array<std::array<std::uint8_t, kLmrSize>, kLmrSize> reductions_{};
 };
 
 }  // namespace xq

@@ -24,6 +24,9 @@ struct SearchShared {
   // Mutable, touched by every thread.
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> nodes{0};  // flushed by workers in batches (node limit)
+  // The deepest iteration any thread has started (kept with the singular
+  // extension on: it extends only down to twice this many plies).
+  std::atomic<int> root_depth{0};
 
   double elapsed_ms() const {
     if (sim) return 1000.0 * (sim->now_seconds() - sim_start);

@@ -42,6 +42,14 @@ struct alignas(64) Worker {
     killers[ply][1] = killers[ply][0];
     killers[ply][0] = m;
   }
+  // The modern profile's history (Features::histgravity): a bonus (or,
+  // negative, a malus) that shrinks as the entry nears +-kHistoryBound, so
+  // entries stay bounded without a global halving.
+  static constexpr int kHistoryBound = 16384;
+  void add_history_gravity(Move m, int bonus) {
+    int& h = history[index(m.from())][index(m.to())];
+    h += bonus - h * (bonus < 0 ? -bonus : bonus) / kHistoryBound;
+  }
   // History heuristic: +2^depth for a quiet move that caused a cutoff (the
   // thesis's increment); halved everywhere when an entry grows too large.
   void add_history(Move m, Depth depth) {
@@ -57,6 +65,10 @@ struct alignas(64) Worker {
   Killers killers{};
   History history{};
   std::array<PvLine, kMaxPly + 2> pv{};
+  // Per ply, for the modern profile: the static value of the node (-kInfinite
+  // in check), and the move a singular-extension search leaves out.
+  std::array<Value, kMaxPly + 2> static_eval{};
+  std::array<Move, kMaxPly + 2> excluded{};
   SearchStats stats;
   std::uint64_t next_time_check = 0;  // node count at which to check the limits
   std::uint64_t flushed_nodes = 0;    // nodes already added to SearchShared::nodes

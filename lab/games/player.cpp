@@ -48,9 +48,13 @@ class XqlabPlayer final : public Player {
       else if (k == "hash") opt.set("HashScheme", v);
       else if (k == "threads") opt.set("Threads", threads = v);
       else if (k == "hash_mb") opt.set("Hash", v);
+      else if (k == "profile") opt.set("Profile", v);
       else opt.set(k, v);
     }
-    if (name_.empty()) name_ = "xqlab-" + backend + "-" + threads + "t";
+    if (name_.empty()) {
+      name_ = "xqlab-" + backend + "-" + threads + "t";
+      if (opt.profile() != "thesis") name_ += "-" + opt.profile();
+    }
     engine_ = std::make_unique<Engine>(opt);
   }
   ~XqlabPlayer() override {

@@ -4,7 +4,8 @@
 //
 // Specs:
 //   xqlab[:key=value,...]   keys: backend, hash (the scheme), threads,
-//                           hash_mb, name, and any engine option by its name
+//                           hash_mb, profile (thesis | modern), name, and any
+//                           engine option by its name
 //                           (backend parameters, "Move Overhead", ...)
 //   uci:COMMAND[,key=value,...]  COMMAND is split on spaces into program and
 //                           arguments; keys: name, ranks (0 or 1: how the

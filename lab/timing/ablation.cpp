@@ -32,10 +32,37 @@ std::vector<AblationConfig> make_configs(bool extras) {
       {"pvs+tt+ord+null", "PVS+TT+ordering+null", Algorithm::Pvs, f({kTt, kOrd, "null"})},
   };
   if (extras) {
-    v.push_back({"default", "default (PVS, all on)", Algorithm::Pvs, Features::all()});
+    v.push_back({"default", "default (PVS, thesis profile)", Algorithm::Pvs, Features::thesis()});
     // Plain AB whose captures (quiescence included) are MVV-LVA ordered: shows
     // how much of AB's cost is unordered quiescence.
     v.push_back({"ab+mvvlva", "AB+MVV-LVA", Algorithm::AlphaBeta, f({"mvvlva"})});
+  }
+  return v;
+}
+
+// The modern profile's features, one name each (search/options.h).
+constexpr const char* kModernFeatures[] = {"lmr",      "histgravity", "rfp",      "razor",
+                                           "lmp",      "futility",    "see",      "nullplus",
+                                           "iir",      "probcut",     "singular", "aspdelta"};
+
+// The modern profile's ablation: the thesis's engine, it plus each modern
+// feature alone ("+lmr"), the modern profile, and it less each one
+// ("modern-lmr"). `defaults`: only the first three kinds (the default rows
+// of --profile modern).
+std::vector<AblationConfig> make_modern_configs(bool defaults) {
+  std::vector<AblationConfig> v = {
+      {"thesis", "thesis profile", Algorithm::Pvs, Features::thesis()}};
+  for (const char* x : kModernFeatures)
+    v.push_back({std::string("+") + x, std::string("thesis + ") + x, Algorithm::Pvs,
+                 Features::parse(Features::thesis().to_string() + "," + x)});
+  v.push_back({"modern", "modern profile", Algorithm::Pvs, Features::modern()});
+  if (defaults) return v;
+  for (const char* x : kModernFeatures) {
+    std::string rest;
+    for (const char* y : kModernFeatures)
+      if (std::string(y) != x) rest += std::string(",") + y;
+    v.push_back({std::string("modern-") + x, std::string("modern - ") + x, Algorithm::Pvs,
+                 Features::parse(Features::thesis().to_string() + rest)});
   }
   return v;
 }
@@ -94,8 +121,17 @@ const std::vector<AblationConfig>& ablation_configs() {
   return v;
 }
 
+const std::vector<AblationConfig>& modern_ablation_configs() {
+  static const std::vector<AblationConfig> v = make_modern_configs(true);
+  return v;
+}
+
 const std::vector<AblationConfig>& all_ablation_configs() {
-  static const std::vector<AblationConfig> v = make_configs(true);
+  static const std::vector<AblationConfig> v = [] {
+    std::vector<AblationConfig> all = make_configs(true);
+    for (AblationConfig& c : make_modern_configs(false)) all.push_back(std::move(c));
+    return all;
+  }();
   return v;
 }
 

@@ -52,6 +52,14 @@ constexpr CounterField kCounters[] = {
     {"predicted_cut", &SearchStats::predicted_cut},
     {"prediction_held", &SearchStats::prediction_held},
     {"seldepth", &SearchStats::seldepth}};
+// The modern profile's counters: journals written before them lack them
+// (read as 0).
+constexpr CounterField kSelectivity[] = {
+    {"reductions", &SearchStats::reductions},
+    {"reduction_researches", &SearchStats::reduction_researches},
+    {"pruned_moves", &SearchStats::pruned_moves},
+    {"static_cutoffs", &SearchStats::static_cutoffs},
+    {"singular_extensions", &SearchStats::singular_extensions}};
 
 struct SecondsField {
   const char* name;
@@ -65,12 +73,15 @@ constexpr SecondsField kSeconds[] = {{"idle_seconds", &SearchStats::idle_seconds
 Json stats_json(const SearchStats& st) {
   Json j = Json::object();
   for (const CounterField& f : kCounters) j[f.name] = std::uint64_t((st.*f.member).load());
+  for (const CounterField& f : kSelectivity) j[f.name] = std::uint64_t((st.*f.member).load());
   for (const SecondsField& f : kSeconds) j[f.name] = double((st.*f.member).load());
   return j;
 }
 
 void read_stats(const Json& j, SearchStats& st) {
   for (const CounterField& f : kCounters) (st.*f.member).store(j.at(f.name).get<std::uint64_t>());
+  for (const CounterField& f : kSelectivity)
+    (st.*f.member).store(j.contains(f.name) ? j.at(f.name).get<std::uint64_t>() : 0);
   for (const SecondsField& f : kSeconds) (st.*f.member).store(j.at(f.name).get<double>());
 }
 
@@ -102,6 +113,9 @@ Json journal_settings(const LabSettings& s, const std::vector<common::SuiteEntry
   // A simulated run's searches resume only a simulated run with the same
   // machine (a measured run's journal has no such key).
   if (s.sim) j["simulation"] = sim_settings_json(*s.sim, s.runs);
+  // Likewise a run of another profile than the thesis's (journals written
+  // before profiles existed are the thesis's).
+  if (profile_name(s.features) != "thesis") j["features"] = s.features.to_string();
   return j;
 }
 

@@ -109,6 +109,7 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
   const std::vector<int> reference_of = reference_configs(s.configs);
   SearchOptions options;
   options.limits.depth = s.depth;
+  options.features = s.features;
   options.stop_signal = resume.stop;
   const Clock::time_point start = Clock::now();
   Observer silent;

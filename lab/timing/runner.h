@@ -42,6 +42,9 @@ struct LabSettings {
   // Set: every search runs on a simulated machine (lab/timing/simulation.h)
   // and its time is virtual.
   std::optional<SimSettings> sim;
+  // The search profile's features (search/options.h), the same for every
+  // configuration.
+  Features features = Features::thesis();
 };
 
 // The configurations: the serial reference (1 thread) of every scheme first,

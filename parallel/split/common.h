@@ -52,15 +52,16 @@ inline void back_off(int& spins) {
 
 // The node's child search (the lambda the node passes to split()), type-erased
 // once per split point: one indirect call per move searched at a split point.
-using SearchMoveFn = Value (*)(const void* closure, Worker&, Move, Value alpha,
+// `ordinal`: the picker's ordinal() when it handed the move out.
+using SearchMoveFn = Value (*)(const void* closure, Worker&, Move, int ordinal, Value alpha,
                                const SplitContext&);
 
 // The erased form of the node's SearchMove lambda type.
 template <class SearchMove>
 SearchMoveFn erase() {
   using Fn = std::remove_reference_t<SearchMove>;
-  return [](const void* c, Worker& w, Move m, Value a, const SplitContext& sc) {
-    return (*static_cast<const Fn*>(c))(w, m, a, sc);
+  return [](const void* c, Worker& w, Move m, int ordinal, Value a, const SplitContext& sc) {
+    return (*static_cast<const Fn*>(c))(w, m, ordinal, a, sc);
   };
 }
 

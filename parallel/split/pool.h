@@ -327,10 +327,12 @@ class Pool {
     while (!stopped(t)) {
       Move m;
       Value alpha;
+      int ordinal;
       {
         const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
         if (!sp.open) return;
         m = ctx.picker->next();
+        ordinal = ctx.picker->ordinal();
         if (!m) sp.open = false;
         policy_.on_take(sp);
         policy_.changed(sp);
@@ -339,7 +341,7 @@ class Pool {
       }
       if (!t.pos.is_legal(m)) continue;
       const split_timing::ChildNodes child(t.stats);
-      const Value v = sp.search_move(sp.closure, t, m, alpha, ctx);
+      const Value v = sp.search_move(sp.closure, t, m, ordinal, alpha, ctx);
       if (stopped(t)) {  // v is meaningless
         if (chain_cut(t)) child.discard(t.stats);
         return;

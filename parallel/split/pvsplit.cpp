@@ -91,8 +91,12 @@ class PvHooks : public SerialHooks {
   template <class SearchMove>
   void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
     std::vector<Move> moves;
+    std::vector<int> ordinals;  // each move's MovePicker::ordinal()
     for (Move m = ctx.picker->next(); m; m = ctx.picker->next())
-      if (w.pos.is_legal(m)) moves.push_back(m);
+      if (w.pos.is_legal(m)) {
+        moves.push_back(m);
+        ordinals.push_back(ctx.picker->ordinal());
+      }
     if (moves.empty()) return;
     ++w.stats.splits;
     ready_team(w);
@@ -116,7 +120,7 @@ class PvHooks : public SerialHooks {
       Value v;
       {
         const split_timing::InPart searching(ledger, tw.stats, split_timing::Part::Search);
-        v = search_move(tw, m, alpha, ctx);
+        v = search_move(tw, m, ordinals[std::size_t(i)], alpha, ctx);
       }
       // An abort or stop made v meaningless.
       if (st_.cutoff.load(std::memory_order_relaxed)) child.discard(tw.stats);

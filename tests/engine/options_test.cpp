@@ -120,6 +120,30 @@ TEST(EngineOptions, EngineRebuildsItsBackendBetweenSearchesOnly) {
   EXPECT_EQ(e.options().get("Threads"), "2");
 }
 
+// The Profile option picks the search's features: thesis searches without
+// the modern profile's reductions and pruning, modern with them; a bad value
+// is refused in one line and changes nothing.
+TEST(EngineOptions, ProfileChoosesTheSearchFeatures) {
+  Engine e;
+  EXPECT_EQ(e.options().get("Profile"), "thesis");
+  int searched = 0;
+  for (const char* profile : {"thesis", "modern"}) {
+    e.set_option("Profile", profile);
+    EXPECT_EQ(e.options().get("Profile"), profile);
+    test::Collector c;
+    e.go(test::to_depth(7), c.callbacks());
+    const std::optional<SearchResult> r = c.result();
+    ASSERT_TRUE(r.has_value());
+    e.wait();
+    EXPECT_EQ(r->stats.reductions > 0, std::string(profile) == "modern") << profile;
+    ++searched;
+  }
+  EXPECT_EQ(searched, 2);
+  EngineOptions o;
+  EXPECT_NE(error_of(o, "Profile", "stockfish"), "");
+  EXPECT_EQ(o.get("Profile"), "thesis");
+}
+
 TEST(EngineOptions, ARefusedOptionLeavesTheEngineWorking) {
   Engine e;
   EXPECT_THROW(e.set_option("Backend", "nonesuch"), std::invalid_argument);

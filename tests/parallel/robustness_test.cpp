@@ -175,7 +175,7 @@ INSTANTIATE_TEST_SUITE_P(All, BackendThrow, ::testing::ValuesIn(backend_names())
 // must go on splitting afterwards.
 std::atomic<int> g_helper_moves{0};
 
-Value throw_when_helped(const void*, Worker& w, Move, Value, const SplitContext&) {
+Value throw_when_helped(const void*, Worker& w, Move, int, Value, const SplitContext&) {
   if (w.id != 0) {
     g_helper_moves.fetch_add(1);
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -186,7 +186,7 @@ Value throw_when_helped(const void*, Worker& w, Move, Value, const SplitContext&
   throw std::runtime_error("owner's child search failed");
 }
 
-Value quiet_move(const void*, Worker&, Move, Value, const SplitContext&) { return 0; }
+Value quiet_move(const void*, Worker&, Move, int, Value, const SplitContext&) { return 0; }
 
 TEST(YbwcPool, OwnerThatThrowsEmptiesItsSplitPointFirst) {
   const Watchdog dog("split point with a throwing owner", std::chrono::seconds(60));

@@ -29,7 +29,7 @@ struct StaleSplitHooks : SerialHooks {
     if (publish_live_alpha) ctx.live_alpha = &live;
     for (Move m = ctx.picker->next(); m; m = ctx.picker->next()) {
       if (!w.pos.is_legal(m)) continue;
-      const Value v = search_move(w, m, stale, ctx);
+      const Value v = search_move(w, m, ctx.picker->ordinal(), stale, ctx);
       ++ctx.moves_searched;
       if (v <= ctx.best_value) continue;
       ctx.best_value = v;
