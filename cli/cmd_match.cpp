@@ -23,6 +23,7 @@ struct MatchArgs {
   std::vector<std::string> engines, sprt, resign, draw;
   std::string tc, openings = lab::common::default_suite_path(), results, pgn;
   std::int64_t movetime = 0, margin = 50;
+  int depth = 0;
   int games = 10;
   bool resume = false, json = false;
 };
@@ -34,8 +35,10 @@ namespace {
 lab::games::MatchConfig config_of(const MatchArgs& a) {
   lab::games::MatchConfig c;
   c.engines = a.engines;
-  if (!a.tc.empty() && a.movetime > 0) throw UsageError("give --tc or --movetime, not both");
-  if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
+  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) > 1)
+    throw UsageError("give one of --tc, --movetime and --depth");
+  if (a.depth > 0) c.tc.depth = a.depth;
+  else if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
   else c.tc = lab::games::parse_time_control(a.tc.empty() ? "10+0.1" : a.tc);
   c.tc.margin_ms = a.margin;
   if (!a.resign.empty()) c.adjudication.resign = lab::games::parse_resign(a.resign);
@@ -102,6 +105,9 @@ Command add_match(CLI::App& root) {
                   "(give two or more)")
       ->required();
   app->add_option("--tc", a->tc, "game clock BASE+INC in seconds (default 10+0.1)");
+  app->add_option("--depth", a->depth, "fixed depth per move, no clock (a move that takes "
+                  "over 120 s is a hang)")
+      ->check(CLI::Range(1, 64));
   app->add_option("--movetime", a->movetime, "fixed time per move in ms")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   app->add_option("--timemargin", a->margin, "ms an engine may overstep its time")

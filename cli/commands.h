@@ -23,6 +23,7 @@ Command add_list(CLI::App& root);
 Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report/report.h)
 Command add_match(CLI::App& root);      // games between engines (lab/games/match.h)
 Command add_recommend(CLI::App& root);  // which backend to ship (lab/games/recommend.h)
+Command add_transfer(CLI::App& root);   // rankings per search profile (lab/games/transfer.h)
 Command add_tune(CLI::App& root);  // split-parameter search (lab/timing/tune.h)
 Command add_engine(CLI::App& root);  // UCI / UCCI / xboard engine (engine/protocol.h)
 Command add_sim_calibrate(CLI::App& root);  // costs of the simulated machine (lab/timing/calibrate.h)

@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
       xq::cli::add_perft(app), xq::cli::add_search(app),   xq::cli::add_lab(app),
       xq::cli::add_ablation(app), xq::cli::add_stress(app), xq::cli::add_list(app),
       xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app),
+      xq::cli::add_transfer(app),
       xq::cli::add_tune(app),
       xq::cli::add_engine(app),    xq::cli::add_sim_calibrate(app)};
   const std::string usage = "usage: xqlab <command> [options]; commands: " +

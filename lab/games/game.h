@@ -60,8 +60,13 @@ class Referee {
 };
 
 struct TimeControl {
-  std::int64_t base_ms = 0, inc_ms = 0;  // the game clock, when movetime_ms is 0
+  std::int64_t base_ms = 0, inc_ms = 0;  // the game clock, when movetime_ms and depth are 0
   std::int64_t movetime_ms = 0;          // > 0: fixed time per move
+  // > 0: a fixed depth per move, no clock (what time to depth cannot see:
+  // the same depth searched by more threads); a move not made within
+  // depth_hang_ms (plus grace) is a hang.
+  int depth = 0;
+  std::int64_t depth_hang_ms = 120000;
   std::int64_t margin_ms = 50;           // overstepping by this much is not a loss
   std::int64_t grace_ms = 1000;          // wait after the deadline before a hang is declared
   std::string text() const;              // "1+0.1" or "movetime=100"

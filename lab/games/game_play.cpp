@@ -58,8 +58,10 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
     const Color us = ref.position().side_to_move();
     Player& p = us == Color::Red ? red : black;
     const MoveRequest req{ref.base_fen(), ref.moves_since_base(), us,          tc.movetime_ms,
-                          left[0],        left[1],                tc.inc_ms};
-    const std::int64_t allowed = tc.movetime_ms > 0 ? tc.movetime_ms : left[index(us)];
+                          left[0],        left[1],                tc.inc_ms,   tc.depth};
+    const std::int64_t allowed = tc.depth > 0         ? tc.depth_hang_ms
+                                 : tc.movetime_ms > 0 ? tc.movetime_ms
+                                                      : left[index(us)];
     const auto deadline = Clock::now() + std::chrono::milliseconds(allowed + tc.margin_ms);
     const MoveReply reply = p.think(req, deadline, std::chrono::milliseconds(tc.grace_ms));
     const auto used = std::int64_t(reply.seconds * 1000);
@@ -69,12 +71,13 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
                                               : reply.detail)};
       break;
     }
-    if (used > allowed + tc.margin_ms) {
+    if (tc.depth == 0 && used > allowed + tc.margin_ms) {
       end = {loss_for(us), forfeit(p, us, "loses on time (" + std::to_string(used) + " ms of " +
                                               std::to_string(allowed) + ")")};
       break;
     }
-    if (tc.movetime_ms == 0) left[index(us)] += tc.inc_ms - used;
+    const bool clocked = tc.movetime_ms == 0 && tc.depth == 0;
+    if (clocked) left[index(us)] += tc.inc_ms - used;
     const Move m = ref.position().parse_move(reply.move);
     if (!m) {
       end = {loss_for(us), forfeit(p, us, "illegal move " + quote_input(reply.move))};
@@ -82,7 +85,7 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
     }
     const int move_number = int(rec.moves.size()) / 2 + 1;
     rec.moves.push_back(move_name(m));
-    rec.times.push_back({used, tc.movetime_ms == 0 ? left[index(us)] - tc.inc_ms : -1, reply.score_cp});
+    rec.times.push_back({used, clocked ? left[index(us)] - tc.inc_ms : -1, reply.score_cp});
     end = ref.play(m);
     if (end.result == GameResult::None) end = adjudicator.update(us, reply.score_cp, move_number);
   }

@@ -97,7 +97,8 @@ MoveReply XqlabPlayer::think(const MoveRequest& req, Clock::time_point deadline,
   }
   engine_->set_position(req.fen, req.moves);
   GoLimits limits;
-  if (req.movetime_ms > 0) limits.movetime_ms = req.movetime_ms;
+  if (req.depth > 0) limits.depth = Depth(req.depth);
+  else if (req.movetime_ms > 0) limits.movetime_ms = req.movetime_ms;
   else {
     limits.red = GameClock{req.red_ms, req.inc_ms, 0};
     limits.black = GameClock{req.black_ms, req.inc_ms, 0};

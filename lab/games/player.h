@@ -35,6 +35,7 @@ struct MoveRequest {
   Color side = Color::Red;
   std::int64_t movetime_ms = 0;  // > 0: fixed time per move, clocks unused
   std::int64_t red_ms = 0, black_ms = 0, inc_ms = 0;
+  int depth = 0;                 // > 0: search to this depth, no time limit
 };
 
 struct MoveReply {

@@ -27,10 +27,17 @@ std::string fmt(const char* f, double v) {
 
 void add_rows(const Json& j, std::vector<LabFigures>& out) {
   if (!j.is_object() || !j.contains("results")) return;
-  for (const Json& r : j["results"])
-    out.push_back({r.at("backend").get<std::string>(), r.at("hash").get<std::string>(),
-                   r.at("threads").get<int>(), r.at("speedup").get<double>(),
-                   r.at("search_overhead").get<double>()});
+  for (const Json& r : j["results"]) {
+    LabFigures f{r.at("backend").get<std::string>(), r.at("hash").get<std::string>(),
+                 r.at("threads").get<int>(), r.at("speedup").get<double>(),
+                 r.at("search_overhead").get<double>()};
+    if (r.contains("paired_speedup") && r["paired_speedup"].is_object()) {
+      f.paired_min = r["paired_speedup"].at("min").get<double>();
+      f.paired_max = r["paired_speedup"].at("max").get<double>();
+      f.runs = int(r["paired_speedup"].at("runs").size());
+    }
+    out.push_back(f);
+  }
 }
 
 Versus versus(const MatchConfig& c, const MatchResult& m, const PairingResult& p, bool as_a) {

@@ -23,6 +23,10 @@ struct LabFigures {
   std::string backend, hash;
   int threads = 1;
   double speedup = 0, overhead = 0;
+  // The paired speedups' range over runs (the lab's "paired_speedup"); 0 when
+  // the lab has none (the serial reference).
+  double paired_min = 0, paired_max = 0;
+  int runs = 0;
 };
 
 // Reads `xqlab lab --json` output (one object with "results", or several,

@@ -131,7 +131,8 @@ MoveReply UciPlayer::think(const MoveRequest& req, Clock::time_point deadline,
     pos += to_engine(m);
   }
   std::ostringstream go;
-  if (req.movetime_ms > 0) go << "go movetime " << req.movetime_ms;
+  if (req.depth > 0) go << "go depth " << req.depth;
+  else if (req.movetime_ms > 0) go << "go movetime " << req.movetime_ms;
   else
     go << "go wtime " << req.red_ms << " btime " << req.black_ms << " winc " << req.inc_ms
        << " binc " << req.inc_ms;

@@ -226,6 +226,28 @@ TEST(MatchCli, JsonFollowsTheContract) {
   EXPECT_EQ(test::count_lines(r.err), 1);  // one progress line per pair
 }
 
+// Fixed-depth games: no clock, each move a search to the depth; the same
+// engine against itself at depth 2 plays whole games without a forfeit.
+TEST(MatchCli, FixedDepthGamesHaveNoClock) {
+  const auto r = test::run_xqlab({"match", "--engine", "xqlab", "--engine",
+                                  "xqlab:name=b,profile=modern", "--depth", "2", "--games", "2",
+                                  "--openings", short_suite(), "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  const auto& m = j["match"];
+  EXPECT_EQ(m["tc"], "depth=2");
+  EXPECT_EQ(m["games"], 2);
+  const auto& p = m["pairings"][0];
+  EXPECT_EQ(p["forfeits"], 0);
+  EXPECT_EQ(p["b"], "b");
+  EXPECT_TRUE(p["clock"]["a"]["min_clock_ms"].is_null());  // no game clock
+  EXPECT_GT(p["clock"]["a"]["moves"].get<int>(), 0);
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab",
+                                               "--depth", "2", "--movetime", "10", "--openings",
+                                               short_suite()}),
+                              "one of");
+}
+
 TEST(MatchCli, BadInputIsOneLine) {
   const std::string suite = short_suite();
   test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "bogus", "--openings", suite}), "spec");

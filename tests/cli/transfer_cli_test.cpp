@@ -1,0 +1,60 @@
+// xqlab transfer end to end on a tiny budget: both profiles, one backend,
+// two games per match: the JSON has every measure per profile and counts the
+// games it played; bad input ends with one line and exit status 2.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/support/run_xqlab.h"
+
+namespace {
+
+using xq::test::run_xqlab;
+using xq::test::XqlabRun;
+
+TEST(CliTransferSlow, TinyRunHasEveryMeasurePerProfile) {
+  const XqlabRun r = run_xqlab({"transfer", "--backends", "lazysmp", "--games", "2", "--tc",
+                                "0.3+0.03", "--game-depth", "2", "--lab-depth", "3",
+                                "--lab-runs", "2", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = r.json();
+  const nlohmann::json& t = j["transfer"];
+  EXPECT_EQ(t["time_control"], "0.3+0.03");
+  EXPECT_EQ(t["game_depth"], 2);
+  ASSERT_EQ(t["profiles"].size(), 2u);
+  int rows = 0;
+  for (const nlohmann::json& p : t["profiles"]) {
+    ASSERT_EQ(p["rows"].size(), 1u);
+    const nlohmann::json& row = p["rows"][0];
+    EXPECT_EQ(row["backend"], "lazysmp");
+    EXPECT_GT(row["speedup"].get<double>(), 0);
+    for (const char* kind : {"time", "depth"}) {
+      const nlohmann::json& w = row[kind]["wdl"];
+      EXPECT_EQ(w["wins"].get<int>() + w["draws"].get<int>() + w["losses"].get<int>(), 2) << kind;
+    }
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+  EXPECT_EQ(t["profiles"][0]["profile"], "thesis");
+  EXPECT_EQ(t["profiles"][1]["profile"], "modern");
+  // Two games are no evidence: nothing may be called decided.
+  EXPECT_NE(t["verdict"].get<std::string>().find("not decided"), std::string::npos)
+      << t["verdict"];
+}
+
+TEST(CliTransfer, BadInputIsOneLineAndStatus2) {
+  int checked = 0;
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"transfer", "--profiles", "thesis,fast"},
+           {"transfer", "--backends", "bogus"},
+           {"transfer", "--tc", "soon"},
+           {"transfer", "--games", "0"}}) {
+    const XqlabRun r = run_xqlab(args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);
+}
+
+}  // namespace
