@@ -12,12 +12,6 @@
 namespace xq {
 namespace {
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
-  return v;
-}
-
 std::vector<std::string> scheme_choices() {
   std::vector<std::string> v{std::string(kDefaultScheme)};
   for (std::string_view n : kSchemeNames) v.emplace_back(n);

@@ -89,6 +89,8 @@ struct BackendInfo {
 
 // Every registered backend, "serial" first.
 const std::vector<BackendInfo>& backends();
+// Their names, in the same order.
+std::vector<std::string> backend_names();
 // Throws std::invalid_argument ("unknown backend 'x' (known: ...)").
 const BackendInfo& find_backend(std::string_view name);
 // The one (backend, scheme) check: throws std::invalid_argument for an unknown

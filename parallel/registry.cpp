@@ -12,6 +12,12 @@ namespace xq {
 #include "parallel/backends.def"
 #undef XQ_BACKEND
 
+std::vector<std::string> backend_names() {
+  std::vector<std::string> v;
+  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
+  return v;
+}
+
 const std::vector<BackendInfo>& backends() {
 #define XQ_BACKEND(info) info,
   static const std::vector<BackendInfo> kBackends = {

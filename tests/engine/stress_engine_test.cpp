@@ -29,12 +29,6 @@ int stress_scale() {
   return std::max(1, s ? std::atoi(s) : 1);
 }
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
-  return v;
-}
-
 class StressEngine : public ::testing::TestWithParam<std::string> {
  protected:
   Engine engine_{test::options_for(GetParam(), 2)};

@@ -16,12 +16,6 @@
 namespace xq {
 namespace {
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
-  return v;
-}
-
 std::string name_of(const ::testing::TestParamInfo<std::string>& i) {
   std::string s = i.param;
   for (char& c : s)

@@ -55,12 +55,6 @@ SearchOptions depth_options(Depth d) {
   return o;
 }
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> v;
-  for (const BackendInfo& b : backends()) v.emplace_back(b.name);
-  return v;
-}
-
 const std::vector<Position>& sample_positions() {
   static const std::vector<Position> ps = [] {
     std::vector<Position> v = test::contract_positions(2);
