@@ -190,7 +190,7 @@ class Search {
     NodeGuard<Table, Hooks> guard(tt_, hooks_, w, ply);
     const Value alpha_orig = alpha;
     const bool full_width = pv_node && pvs();  // PVS keeps its PV nodes exact
-    const Move excluded = kRoot ? Move::none() : w.excluded[std::size_t(ply)];
+    const Move excluded = kRoot || !f_.singular ? Move::none() : w.excluded[std::size_t(ply)];
     Move tt_move;
     TTData tt_entry;
     bool tt_hit = false;
@@ -632,7 +632,7 @@ class Search {
 
   // histgravity: the quiet moves searched before the one that cut off lose
   // what it gains.
-  void history_malus(Worker& w, const std::array<Move, 32>& quiets, int n, Depth depth) {
+  [[gnu::noinline]] void history_malus(Worker& w, const std::array<Move, 32>& quiets, int n, Depth depth) {
     if (!f_.history) return;
     for (int i = 0; i < n; ++i) w.add_history_gravity(quiets[std::size_t(i)], -history_bonus(depth));
   }
@@ -666,7 +666,10 @@ class Search {
   // is no mated score (so a node whose moves are all pruned does not claim a
   // mate). Moves that give check are never pruned (Xiangqi's quiet checks
   // are its mating moves), nor reduced (child()).
-  MovePlan plan_move(Worker& w, Move m, int ordinal, Depth depth, int ply, bool pv_node,
+  // The modern profile's steps are kept out of the node function's body
+  // (noinline): the thesis profile never calls them, and inlined they would
+  // grow the hot loop it runs.
+  [[gnu::noinline]] MovePlan plan_move(Worker& w, Move m, int ordinal, Depth depth, int ply, bool pv_node,
                      bool in_check, Value eval, bool improving, Value alpha, Move tt_move,
                      bool may_prune) {
     MovePlan plan;
@@ -709,7 +712,7 @@ class Search {
   // Steps 5a-5b of node(), at a non-PV node not in check: reverse futility
   // (the static value stands far enough above beta) and razoring (so far
   // below alpha that only a capture could help: quiescence decides).
-  std::optional<Value> static_cutoff(Worker& w, Value alpha, Value beta, Depth depth, int ply,
+  [[gnu::noinline]] std::optional<Value> static_cutoff(Worker& w, Value alpha, Value beta, Depth depth, int ply,
                                      Value eval, bool improving) {
     if (f_.rfp && depth <= t_.rfp_depth && eval < kMateInMaxPly && beta > -kMateInMaxPly &&
         eval - t_.rfp_margin * (depth - int(improving)) >= beta) {
@@ -734,7 +737,7 @@ class Search {
   // horse or cannon, and a cutoff with fewer than 3 of them (or at depth >=
   // null_verify_depth) must be confirmed by a search of the node itself,
   // without null move, at the reduced depth.
-  std::optional<Value> try_null_move_plus(Worker& w, Value beta, Depth depth, int ply, Value eval) {
+  [[gnu::noinline]] std::optional<Value> try_null_move_plus(Worker& w, Value beta, Depth depth, int ply, Value eval) {
     Position& pos = w.pos;
     const int majors = attackers(pos);
     if (majors == 0 || eval < beta || beta <= -kMateInMaxPly) return std::nullopt;
@@ -759,7 +762,7 @@ class Search {
   // Step 5d', ProbCut: a capture that wins enough (SEE) and whose reduced
   // search (depth - 4) beats beta by probcut_margin cuts the node off. Its
   // own picker lives in this frame, not the node's.
-  std::optional<Value> probcut(Worker& w, Value beta, Depth depth, int ply, Value eval) {
+  [[gnu::noinline]] std::optional<Value> probcut(Worker& w, Value beta, Depth depth, int ply, Value eval) {
     Position& pos = w.pos;
     const Value rbeta = std::min(beta + t_.probcut_margin, kMateInMaxPly - 1);
     MovePicker picker(pos, w, f_);  // captures (the node is not in check)
@@ -787,7 +790,7 @@ class Search {
   // forever), or the thread is already twice the iteration's depth deep.
   // Above it and at or above beta, several moves beat beta: the bound is
   // returned (multi-cut).
-  std::optional<Value> singular_search(Worker& w, Value beta, Depth depth, int ply, Move tt_move,
+  [[gnu::noinline]] std::optional<Value> singular_search(Worker& w, Value beta, Depth depth, int ply, Move tt_move,
                                        const TTData& e, Depth& extension) {
     const Value ttv = value_from_tt(e.value, ply);
     if (e.depth < depth - 3 || std::abs(ttv) >= kMateInMaxPly ||

@@ -65,16 +65,17 @@ struct alignas(64) Worker {
   Killers killers{};
   History history{};
   std::array<PvLine, kMaxPly + 2> pv{};
-  // Per ply, for the modern profile: the static value of the node (-kInfinite
-  // in check), and the move a singular-extension search leaves out.
-  std::array<Value, kMaxPly + 2> static_eval{};
-  std::array<Move, kMaxPly + 2> excluded{};
   SearchStats stats;
   std::uint64_t next_time_check = 0;  // node count at which to check the limits
   std::uint64_t flushed_nodes = 0;    // nodes already added to SearchShared::nodes
   // Nodes and quiescence nodes already charged to a simulated machine's
   // clock (search/virtual_time.h).
   std::uint64_t sim_nodes = 0, sim_qnodes = 0;
+  // Per ply, for the modern profile (after the thesis's fields, whose layout
+  // it leaves as it was): the static value of the node (-kInfinite in
+  // check), and the move a singular-extension search leaves out.
+  std::array<Value, kMaxPly + 2> static_eval{};
+  std::array<Move, kMaxPly + 2> excluded{};
 };
 
 }  // namespace xq
