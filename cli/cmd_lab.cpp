@@ -238,7 +238,7 @@ int run(const LabArgs& a) {
     if (!a.json_file.empty()) write_json_file(a.json_file, doc);
     if (a.json) print_json(doc);
   }
-  if (!a.json) print_lab_text(s, suite.size(), rows);
+  if (!a.json) print_lab_text(s, suite.size(), rows, lab::timing::fit_work_span(s, runs));
   return 0;
 }
 

@@ -75,10 +75,37 @@ void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
   }
 }
 
+// Work W (nodes), critical path C and parallelism W / C for the backends
+// that count C, and Kuszmaul's T = a W / P + b C fitted over their runs.
+void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
+                     const std::vector<lab::timing::WorkSpanFit>& fits) {
+  bool any = false;
+  for (const lab::timing::LabSummary& r : rows) any = any || r.has_span();
+  if (!any) return;
+  std::printf("\nwork W = nodes of every thread, critical path C = the longest chain of nodes"
+              " searched one after another (summed over positions, median over runs)\n");
+  std::printf("%-13s %-11s %3s %12s %12s %8s\n", "backend", "hash", "thr", "W", "C", "W/C");
+  for (const lab::timing::LabSummary& r : rows)
+    if (r.has_span())
+      std::printf("%-13s %-11s %3d %12.0f %12.0f %8.1f\n", r.config.backend.c_str(),
+                  r.config.hash.c_str(), r.config.threads, r.nodes, r.critical_path,
+                  r.parallelism);
+  if (fits.empty()) return;
+  std::printf("Kuszmaul's model T = a W/P + b C, W and C in serial seconds (least squares over"
+              " every search; StarTech on a CM-5: a = 1.02, b = 1.5)\n");
+  for (const lab::timing::WorkSpanFit& f : fits) {
+    std::string threads;
+    for (int t : f.threads) threads += (threads.empty() ? "" : ",") + std::to_string(t);
+    std::printf("%-13s %-11s threads %-9s a = %.3f  b = %.3f  R^2 = %.3f  (%d searches)\n",
+                f.backend.c_str(), f.hash.c_str(), threads.c_str(), f.a, f.b, f.r2, f.samples);
+  }
+}
+
 }  // namespace
 
 void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
-                    const std::vector<lab::timing::LabSummary>& rows) {
+                    const std::vector<lab::timing::LabSummary>& rows,
+                    const std::vector<lab::timing::WorkSpanFit>& fits) {
   if (s.sim) std::printf("%s\n", lab::timing::sim_banner(*s.sim, s.runs).c_str());
   std::printf("xqlab lab%s: %zu positions from %s, depth %d, %s profile, median of %d %s%s, "
               "%zu MiB table\n",
@@ -107,6 +134,7 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
   }
   print_time_shares(rows);
   print_runs_and_marks(rows);
+  print_work_span(rows, fits);
   const std::string note = lab::timing::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }

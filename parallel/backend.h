@@ -85,6 +85,10 @@ struct BackendInfo {
   std::unique_ptr<Backend> (*make)(const BackendConfig& config);
   // The parameters it reads (nullptr: none).
   const std::vector<ParamSpec>& (*params)() = nullptr;
+  // Whether its one-thread search is the serial search, node for node
+  // (jamboree's is not: it runs the same tasks as at p threads, one after
+  // another, so that its 1-thread figures show the task machinery's cost).
+  bool serial_at_one_thread = true;
 };
 
 // Every registered backend, "serial" first.

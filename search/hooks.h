@@ -31,8 +31,11 @@
 //    driver on the shared table, skipping the depths skip_depth() names and
 //    shifting its aspiration window by window_shift(); aborted() ends the
 //    helpers when the main thread is done.
-//  * Jamboree (TBB): split() spawns the younger brothers as tasks that first
-//    test them with a null window and re-search the ones that fail high.
+//  * jamboree (oneTBB tasks): split() spawns the younger brothers as tasks
+//    that test them with a null window at the eldest's alpha, waits for the
+//    group (running other tasks meanwhile), and re-searches the ones that
+//    failed high below beta in move order; aborted() walks the task's chain
+//    of split frames for a cutoff.
 #pragma once
 
 #include <atomic>

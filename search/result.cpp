@@ -43,6 +43,11 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   predicted_all += o.predicted_all;
   predicted_cut += o.predicted_cut;
   prediction_held += o.prediction_held;
+  tasks += o.tasks;
+  stolen_tasks += o.stolen_tasks;
+  researches += o.researches;
+  if (o.critical_path > critical_path) critical_path = o.critical_path.load();
+  cancel_wait_seconds += o.cancel_wait_seconds;
   if (o.seldepth > seldepth) seldepth = o.seldepth.load();
   return *this;
 }

@@ -113,6 +113,18 @@ struct SearchStats {
   Counter predicted_all;
   Counter predicted_cut;
   Counter prediction_held;
+  // Task parallelism (jamboree): tasks run, tasks run by another thread
+  // than the one that spawned them, younger brothers re-searched after
+  // their null-window test failed high, the critical path in nodes
+  // (Kuszmaul's C: the longest chain of nodes that had to be searched one
+  // after another; summing keeps the maximum), and the time from a cutoff
+  // to the end of its group's wait (summed over cutoffs: / aborts = the
+  // mean abort latency).
+  Counter tasks;
+  Counter stolen_tasks;
+  Counter researches;
+  Counter critical_path;
+  RelaxedCounter<double> cancel_wait_seconds;
   // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
   // summing keeps the maximum.
   Counter seldepth;

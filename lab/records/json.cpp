@@ -44,7 +44,12 @@ void to_json(Json& j, const SearchStats& s) {
            {"late_joins", u(s.late_joins)},
            {"predicted_all", u(s.predicted_all)},
            {"predicted_cut", u(s.predicted_cut)},
-           {"prediction_held", u(s.prediction_held)}};
+           {"prediction_held", u(s.prediction_held)},
+           {"tasks", u(s.tasks)},
+           {"stolen_tasks", u(s.stolen_tasks)},
+           {"researches", u(s.researches)},
+           {"critical_path", u(s.critical_path)},
+           {"cancel_wait_seconds", double(s.cancel_wait_seconds)}};
 }
 
 void to_json(Json& j, const SearchResult& r) {

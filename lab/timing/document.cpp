@@ -59,6 +59,14 @@ void to_json(Json& j, const LabSummary& r) {
   j["runs"] = runs;
   j["cpu_share"] = r.cpu_share;
   j["contested"] = r.contested;
+  if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
+}
+
+void to_json(Json& j, const WorkSpanFit& f) {
+  j = Json{{"backend", f.backend},   {"hash", f.hash}, {"threads", f.threads},
+           {"samples", f.samples},   {"seconds_per_node", f.seconds_per_node},
+           {"a", f.a},               {"b", f.b},       {"r2", f.r2},
+           {"model", "T = a W / P + b C (W, C in serial seconds)"}};
 }
 
 Json lab_summary_json(const LabSettings& s, std::size_t positions,
@@ -89,6 +97,8 @@ Json lab_document(const common::RunMeta& meta, const LabSettings& s,
   const std::vector<Json> positions = position_figures(s, suite, runs);
   for (std::size_t i = 0; i < positions.size(); ++i)
     doc["results"][i]["positions"] = positions[i];
+  const std::vector<WorkSpanFit> fits = fit_work_span(s, runs);
+  if (!fits.empty()) doc["work_span_fits"] = fits;
   return doc;
 }
 

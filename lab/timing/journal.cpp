@@ -52,14 +52,18 @@ constexpr CounterField kCounters[] = {
     {"predicted_cut", &SearchStats::predicted_cut},
     {"prediction_held", &SearchStats::prediction_held},
     {"seldepth", &SearchStats::seldepth}};
-// The modern profile's counters: journals written before them lack them
-// (read as 0).
+// The modern profile's and the task backends' counters: journals written
+// before them lack them (read as 0).
 constexpr CounterField kSelectivity[] = {
     {"reductions", &SearchStats::reductions},
     {"reduction_researches", &SearchStats::reduction_researches},
     {"pruned_moves", &SearchStats::pruned_moves},
     {"static_cutoffs", &SearchStats::static_cutoffs},
-    {"singular_extensions", &SearchStats::singular_extensions}};
+    {"singular_extensions", &SearchStats::singular_extensions},
+    {"tasks", &SearchStats::tasks},
+    {"stolen_tasks", &SearchStats::stolen_tasks},
+    {"researches", &SearchStats::researches},
+    {"critical_path", &SearchStats::critical_path}};
 
 struct SecondsField {
   const char* name;

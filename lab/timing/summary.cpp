@@ -15,6 +15,7 @@ struct Sums {
   std::vector<double> seconds, nodes, tt_hits, tt_probes, splits, joins, aborts;
   std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
   std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
+  std::vector<double> critical_path;  // per run
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
   int agree = 0, searches = 0;
@@ -33,7 +34,8 @@ const CounterSum kCounterSums[] = {
     {&Sums::deferrals, &SearchStats::deferrals},  {&Sums::deferred, &SearchStats::deferred_searches},
     {&Sums::reprobes, &SearchStats::cutoff_reprobes},
     {&Sums::underflows, &SearchStats::mark_underflows},
-    {&Sums::leaks, &SearchStats::mark_leaks}};
+    {&Sums::leaks, &SearchStats::mark_leaks},
+    {&Sums::critical_path, &SearchStats::critical_path}};
 
 std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
@@ -119,6 +121,8 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   o.cutoff_reprobes = common::median(x.reprobes);
   o.mark_underflows = common::median(x.underflows);
   o.mark_leaks = common::median(x.leaks);
+  o.critical_path = common::median(x.critical_path);
+  o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;
   for (const auto& t : x.position_seconds) per_position.push_back(common::median(t));
@@ -165,6 +169,62 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
     if (ref < 0) continue;
     ratios(out[i], out[std::size_t(ref)], sums[i], sums[std::size_t(ref)]);
     if (ref != int(i)) loss(out[i], sums[i], sums[std::size_t(ref)]);
+  }
+  return out;
+}
+
+std::vector<WorkSpanFit> fit_work_span(const LabSettings& s, const std::vector<LabRun>& runs) {
+  const std::vector<int> refs = reference_configs(s.configs);
+  // Seconds per node of each configuration's serial reference.
+  std::vector<double> ref_seconds(s.configs.size(), 0), ref_nodes(s.configs.size(), 0);
+  for (const LabRun& r : runs) {
+    ref_seconds[std::size_t(r.config)] += r.seconds;
+    ref_nodes[std::size_t(r.config)] += double(r.result.stats.nodes);
+  }
+  std::vector<WorkSpanFit> out;
+  std::vector<bool> done(s.configs.size(), false);
+  for (std::size_t i = 0; i < s.configs.size(); ++i) {
+    if (done[i]) continue;
+    const LabConfig& c = s.configs[i];
+    WorkSpanFit f;
+    f.backend = c.backend;
+    f.hash = c.hash;
+    double xx = 0, xy = 0, yy = 0, xt = 0, yt = 0, tt = 0;
+    bool spans = false;
+    for (std::size_t j = i; j < s.configs.size(); ++j) {
+      const LabConfig& d = s.configs[j];
+      if (d.backend != c.backend || d.hash != c.hash) continue;
+      done[j] = true;
+      const int ref = refs[j];
+      if (ref < 0 || ref_nodes[std::size_t(ref)] <= 0) continue;
+      const double u = ref_seconds[std::size_t(ref)] / ref_nodes[std::size_t(ref)];
+      f.seconds_per_node = u;
+      bool any = false;
+      for (const LabRun& r : runs) {
+        if (r.config != int(j) || r.result.stats.critical_path == 0) continue;
+        const double w = u * double(r.result.stats.nodes) / d.threads;
+        const double cp = u * double(r.result.stats.critical_path);
+        xx += w * w;
+        xy += w * cp;
+        yy += cp * cp;
+        xt += w * r.seconds;
+        yt += cp * r.seconds;
+        tt += r.seconds * r.seconds;
+        ++f.samples;
+        any = true;
+      }
+      if (any) f.threads.push_back(d.threads);
+      spans = spans || any;
+    }
+    const double det = xx * yy - xy * xy;
+    if (!spans || f.samples < 2 || det <= 1e-12 * xx * yy) continue;
+    f.a = (xt * yy - yt * xy) / det;
+    f.b = (yt * xx - xt * xy) / det;
+    // Residual sum of squares about the fit, against the sum of squares.
+    const double rss = tt - 2 * (f.a * xt + f.b * yt) + f.a * f.a * xx + 2 * f.a * f.b * xy +
+                       f.b * f.b * yy;
+    f.r2 = tt > 0 ? 1.0 - rss / tt : 0;
+    out.push_back(f);
   }
   return out;
 }

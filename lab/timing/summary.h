@@ -88,7 +88,27 @@ struct LabSummary {
   std::vector<RunCpu> cpu_runs;
   double cpu_share = 0;   // median over runs
   bool contested = false;  // some run was
+  // Work and critical path (Kuszmaul; backends that count C, jamboree):
+  // median over runs of the summed critical paths in nodes, and the
+  // parallelism W / C with W = nodes (summed over positions).
+  double critical_path = 0, parallelism = 0;
+  bool has_span() const { return critical_path > 0; }
 };
+
+// Kuszmaul's model of a task-parallel search's time, T = a W / P + b C,
+// fitted by least squares (no intercept) over every search of one backend
+// and hash at every thread count the lab ran, with W and C converted from
+// nodes to seconds at the serial reference's seconds per node, so that a and
+// b are dimensionless (Kuszmaul's StarTech: a = 1.02, b = 1.5 on a CM-5).
+// r2: the share of the times' variance about zero that the fit explains.
+struct WorkSpanFit {
+  std::string backend, hash;
+  std::vector<int> threads;  // the thread counts fitted
+  int samples = 0;
+  double seconds_per_node = 0;
+  double a = 0, b = 0, r2 = 0;
+};
+std::vector<WorkSpanFit> fit_work_span(const LabSettings& s, const std::vector<LabRun>& runs);
 
 std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
                                   const std::vector<LabRun>& runs);

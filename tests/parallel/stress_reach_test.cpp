@@ -63,6 +63,9 @@ struct Reach {
   // Shared-table backends: threads meeting on busy marks, and moves searched
   // in the second pass after such a meeting deferred them.
   std::uint64_t busy_answers, deferred_searches;
+  // Task backends: tasks another thread ran, and younger brothers whose
+  // null-window test failed high and were re-searched.
+  std::uint64_t stolen_tasks = 0, researches = 0;
 };
 const Reach& expected_reach(const std::string& backend) {
   static const std::map<std::string, Reach> kReach = {
@@ -72,6 +75,8 @@ const Reach& expected_reach(const std::string& backend) {
       {"dts", {50, 20, 1, 1, 1, 0, 0}},
       // ABDADA never splits; its threads meet on the table's busy marks.
       {"abdada", {0, 0, 0, 0, 0, 10, 5}},
+      // Jamboree has no split points to join: its threads steal tasks.
+      {"jamboree", {50, 0, 1, 0, 0, 0, 0, 10, 1}},
   };
   const auto it = kReach.find(backend);
   if (it == kReach.end()) {
@@ -86,11 +91,13 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   const Reach& r = expected_reach(backend);
   const std::string pair = backend + "/" + scheme;
   std::printf("[ reach    ] %-20s splits %" PRIu64 " joins %" PRIu64 " aborts %" PRIu64
-              " nested %" PRIu64 " master %" PRIu64 " busy %" PRIu64 " deferred %" PRIu64 "\n",
+              " nested %" PRIu64 " master %" PRIu64 " busy %" PRIu64 " deferred %" PRIu64
+              " stolen %" PRIu64 " re-searched %" PRIu64 "\n",
               pair.c_str(), std::uint64_t(s.splits), std::uint64_t(s.joins),
               std::uint64_t(s.aborts), std::uint64_t(s.nested_joins),
               std::uint64_t(s.master_joins), std::uint64_t(s.busy_answers),
-              std::uint64_t(s.deferred_searches));
+              std::uint64_t(s.deferred_searches), std::uint64_t(s.stolen_tasks),
+              std::uint64_t(s.researches));
   EXPECT_GE(s.splits, r.splits) << pair;
   EXPECT_GE(s.joins, r.joins) << pair;
   EXPECT_GE(s.aborts, r.aborts) << pair;
@@ -98,6 +105,8 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   EXPECT_GE(s.master_joins, r.master_joins) << pair;
   EXPECT_GE(s.busy_answers, r.busy_answers) << pair;
   EXPECT_GE(s.deferred_searches, r.deferred_searches) << pair;
+  EXPECT_GE(s.stolen_tasks, r.stolen_tasks) << pair;
+  EXPECT_GE(s.researches, r.researches) << pair;
 }
 
 struct Pair {

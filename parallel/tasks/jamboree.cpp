@@ -1,0 +1,363 @@
+// The jamboree backend: Kuszmaul's Jamboree search (1994) as task-parallel
+// PVS on oneTBB (parallel/tasks/executor.h).
+//
+// At a node with remaining depth >= min_split_depth, once the node's own
+// loop has searched the eldest son, every younger brother is *tested* with a
+// null window at the alpha the eldest left, each as its own task of one
+// group. A test that reaches beta cuts the group off (its unstarted tasks are
+// cancelled, its running ones see the cut at their next node) and the node
+// returns the cutoff. Once every test is done (two-phase continuation), the
+// brothers whose test failed high below beta are re-searched in move order by
+// the node's own thread, each from the alpha the earlier ones left: a PVS
+// re-search (a null window at the current alpha, then the full window if it
+// fails high). Work stealing is TBB's; there are no split points, no idle
+// scan and no helpful master: a thread waiting for a group runs other tasks.
+//
+// Search state belongs to the task, not to the thread: a task borrows a
+// Worker from its thread slot's free list (the slot's id, so per-thread
+// tables work), copies the node's position and the node owner's history and
+// killers into it (task_heuristics), and gives it back when done. The node's
+// owner Worker is left alone while its tests run: every task reads its
+// position. At one thread the same tasks run one after another, so the
+// 1-thread figure is the task machinery's own cost.
+//
+// Work and critical path (Kuszmaul's W and C) are counted exactly, in nodes:
+// W is every node of every thread; C is, for every task and for the root,
+// the nodes it searched itself plus, at each of its splits, the longest
+// critical path among that split's tests (the re-searches run on the node's
+// own thread, so they count as its own nodes).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "board/movegen.h"
+#include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
+#include "parallel/split/common.h"
+#include "parallel/split/pool.h"
+#include "parallel/split/timing.h"
+#include "parallel/tasks/executor.h"
+#include "search/driver.h"
+
+namespace xq {
+namespace {
+
+using split_timing::Part;
+
+// One split of a node: the tests of its younger brothers run below it.
+struct Frame {
+  const Frame* parent = nullptr;  // the frame the node's own task runs in
+  std::atomic<bool> cut{false};
+};
+
+bool frame_cut(const Frame* f) {
+  for (; f; f = f->parent)
+    if (f->cut.load(std::memory_order_relaxed)) return true;
+  return false;
+}
+
+// A Worker that a task owns while it runs.
+struct TaskWorker : Worker {
+  explicit TaskWorker(int slot) : Worker(slot) {}
+  // The split whose test this worker searches (nullptr: the root's worker;
+  // a re-search runs on the node's own worker, in the node's frame).
+  const Frame* frame = nullptr;
+  // Critical path beyond the worker's own node count: the longest test of
+  // each split it owned.
+  std::int64_t crit_extra = 0;
+};
+
+// A thread slot of the executor: its idle Workers, and its time ledger. A
+// slot is used by one thread at a time, but by different threads over a
+// search (TBB moves threads between slots); the lock makes each hand-over
+// visible (uncontended: a few per task).
+struct Slot {
+  std::mutex lock;
+  std::vector<TaskWorker*> free;  // under lock
+  split_timing::Ledger ledger;    // under lock
+  SearchStats time;               // its time fields, under lock
+};
+
+struct JamState {
+  int threads = 1;
+  Depth min_split_depth = 4;
+  bool copy_heuristics = true;
+  tasks::Executor* exec = nullptr;
+  const SearchShared* shared = nullptr;
+  TaskWorker* root = nullptr;
+  std::unique_ptr<Slot[]> slots;
+  std::mutex all_lock;
+  std::vector<std::unique_ptr<TaskWorker>> all;  // every worker but the root's; under all_lock
+
+  Slot& slot(int s) { return slots[std::size_t(s)]; }
+
+  TaskWorker& borrow(int s) {
+    {
+      Slot& sl = slot(s);
+      std::lock_guard g(sl.lock);
+      if (!sl.free.empty()) {
+        TaskWorker* w = sl.free.back();
+        sl.free.pop_back();
+        return *w;
+      }
+    }
+    auto w = std::make_unique<TaskWorker>(s);
+    w->clear_heuristics();
+    TaskWorker& ref = *w;
+    std::lock_guard g(all_lock);
+    all.push_back(std::move(w));
+    return ref;
+  }
+  void give_back(int s, TaskWorker& w) {
+    Slot& sl = slot(s);
+    std::lock_guard g(sl.lock);
+    sl.free.push_back(&w);
+  }
+  // Switches slot s's ledger to part p; returns the part it left.
+  Part to(int s, Part p) {
+    Slot& sl = slot(s);
+    std::lock_guard g(sl.lock);
+    return sl.ledger.to(p, sl.time);
+  }
+};
+
+// Books a scope of slot s as part p.
+class SlotPart {
+ public:
+  SlotPart(JamState& st, int s, Part p) : st_(st), s_(s), back_(st.to(s, p)) {}
+  ~SlotPart() { st_.to(s_, back_); }
+  SlotPart(const SlotPart&) = delete;
+  SlotPart& operator=(const SlotPart&) = delete;
+
+ private:
+  JamState& st_;
+  int s_;
+  Part back_;
+};
+
+class JamHooks : public SerialHooks {
+ public:
+  static constexpr bool kSplits = true;
+  explicit JamHooks(JamState& st) : st_(st) {}
+
+  bool aborted(const Worker& w) const { return frame_cut(static_cast<const TaskWorker&>(w).frame); }
+  bool want_split(const Worker&, const SplitContext& ctx) const {
+    return ctx.depth >= st_.min_split_depth;
+  }
+
+  template <class SearchMove>
+  void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
+    TaskWorker& owner = static_cast<TaskWorker&>(w);
+    std::array<Move, kMaxMoves> moves;
+    std::array<int, kMaxMoves> ordinals;
+    int n = 0;
+    for (Move m = ctx.picker->next(); m; m = ctx.picker->next())
+      if (w.pos.is_legal(m)) {
+        moves[std::size_t(n)] = m;
+        ordinals[std::size_t(n++)] = ctx.picker->ordinal();
+      }
+    if (n == 0) return;
+    ++w.stats.splits;
+    const int ply = ctx.ply;
+    const Value alpha0 = ctx.alpha;
+    SplitContext test = ctx;  // the null window at the eldest son's alpha
+    test.beta = alpha0 + 1;
+
+    Frame frame;
+    frame.parent = owner.frame;
+    std::mutex lock;  // guards result, fail_high, longest, cut_at
+    split::Outcome result;
+    result.start(ctx);
+    std::array<Value, kMaxMoves> fail_high;  // a test's value in (alpha0, beta), else -kInfinite
+    std::fill_n(fail_high.begin(), n, -kInfinite);
+    std::uint64_t longest = 0;               // the longest test's critical path
+    split_timing::Clock::time_point cut_at{};
+    const int home = st_.exec->slot();
+
+    auto body = [&](int i) {
+      if (frame_cut(&frame) || st_.shared->stopped()) return;
+      const int s = st_.exec->slot();
+      TaskWorker& tw = st_.borrow(s);
+      struct GiveBack {
+        JamState& st;
+        int s;
+        TaskWorker& tw;
+        ~GiveBack() { st.give_back(s, tw); }
+      } give_back{st_, s, tw};
+      const SlotPart searching(st_, s, Part::Search);
+      ++tw.stats.tasks;
+      {
+        const SlotPart copying(st_, s, Part::Copy);
+        sim::charge(sim::Cost::Join);
+        tw.pos.copy_from(owner.pos);
+        if (st_.copy_heuristics) {
+          tw.history = owner.history;
+          tw.killers = owner.killers;
+        }
+      }
+      const Move m = moves[std::size_t(i)];
+      const split_timing::ChildNodes child(tw.stats);
+      const std::uint64_t nodes0 = tw.stats.nodes;
+      const std::int64_t extra0 = tw.crit_extra;
+      tw.frame = &frame;
+      const Value v = search_move(tw, m, ordinals[std::size_t(i)], alpha0, test);
+      const std::int64_t crit = std::int64_t(tw.stats.nodes - nodes0) + (tw.crit_extra - extra0);
+      if (frame_cut(&frame)) child.discard(tw.stats);
+      if (frame_cut(&frame) || st_.shared->stopped()) return;
+      sim::charge(sim::Cost::Lock);
+      std::lock_guard g(lock);
+      longest = std::max(longest, std::uint64_t(std::max<std::int64_t>(crit, 0)));
+      if (v > alpha0 && v < ctx.beta) {
+        fail_high[std::size_t(i)] = v;
+        return;
+      }
+      if (result.record(m, v, tw.pv[std::size_t(ply) + 1], ctx.beta)) {
+        frame.cut.store(true, std::memory_order_relaxed);
+        cut_at = split_timing::now();
+        ++tw.stats.aborts;
+      }
+    };
+
+    {
+      const SlotPart waiting(st_, home, Part::Idle);
+      sim::charge(sim::Cost::Publish);
+      std::atomic<bool>& cut = frame.cut;
+      st_.exec->run_group(n, body, cut);
+    }
+    owner.crit_extra += std::int64_t(longest);
+    if (frame.cut.load(std::memory_order_relaxed)) {
+      w.stats.cancel_wait_seconds += split_timing::seconds_between(cut_at, split_timing::now());
+    } else if (!st_.shared->stopped() && !frame_cut(owner.frame)) {
+      // Second phase: the tests that failed high below beta, in move order.
+      for (int i = 0; i < n; ++i) {
+        if (fail_high[std::size_t(i)] == -kInfinite) continue;
+        ++w.stats.researches;
+        const Move m = moves[std::size_t(i)];
+        const Value v = search_move(w, m, ordinals[std::size_t(i)], result.alpha, ctx);
+        if (st_.shared->stopped() || frame_cut(owner.frame)) break;
+        if (result.record(m, v, w.pv[std::size_t(ply) + 1], ctx.beta)) break;
+      }
+    }
+    result.finish(ctx, w);
+  }
+
+  void add_helper_stats(SearchStats& s) const {
+    std::lock_guard g(st_.all_lock);
+    for (const auto& w : st_.all) s += w->stats;
+  }
+
+ private:
+  JamState& st_;
+};
+
+template <class Table>
+class JamboreeBackend final : public BackendBase<Table> {
+ public:
+  explicit JamboreeBackend(const BackendConfig& c)
+      : BackendBase<Table>(c), exec_(c.threads), root_(0) {
+    st_.threads = c.threads;
+    st_.min_split_depth = Depth(c.param("min_split_depth"));
+    st_.copy_heuristics = c.param("task_heuristics") == 0;
+    st_.exec = &exec_;
+    st_.root = &root_;
+    st_.slots = std::make_unique<Slot[]>(std::size_t(c.threads));
+    this->require_thread_slots(c.threads);
+  }
+  std::string_view name() const override { return "jamboree"; }
+
+  void clear() override {
+    this->tt_.clear();
+    root_.clear_heuristics();
+    std::lock_guard g(st_.all_lock);
+    for (auto& w : st_.all) w->clear_heuristics();
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    reset_worker(root_, pos);
+    root_.frame = nullptr;
+    root_.crit_extra = 0;
+    st_.shared = &shared;
+    exec_.reset_counts();
+    for (int s = 0; s < st_.threads; ++s) st_.slot(s).free.clear();
+    {
+      std::lock_guard g(st_.all_lock);
+      for (auto& w : st_.all) {
+        w->stats = SearchStats{};
+        w->next_time_check = 0;
+        w->flushed_nodes = 0;
+        w->sim_nodes = w->sim_qnodes = 0;
+        w->frame = nullptr;
+        w->crit_extra = 0;
+        st_.slot(w->id).free.push_back(w.get());
+      }
+    }
+    const split_timing::Clock::time_point start = split_timing::now();
+    for (int s = 0; s < st_.threads; ++s) {
+      Slot& sl = st_.slot(s);
+      sl.time = SearchStats{};
+      sl.ledger.open(start, s == 0 ? Part::Search : Part::Idle);
+    }
+  }
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    JamHooks hooks(st_);
+    Search<Table, JamHooks> search(this->tt_, hooks, shared);
+    SearchResult r;
+    exec_.run([&] { r = iterative_deepening(search, root_, shared, &observer); });
+    return r;
+  }
+  void end_search() noexcept override {
+    const split_timing::Clock::time_point end = split_timing::now();
+    for (int s = 0; s < st_.threads; ++s) {
+      Slot& sl = st_.slot(s);
+      std::lock_guard g(sl.lock);
+      sl.ledger.close(sl.time, end);
+    }
+  }
+  SearchStats thread_stats() const override {
+    SearchStats s = root_.stats;
+    JamHooks(st_).add_helper_stats(s);
+    for (int i = 0; i < st_.threads; ++i) {
+      const Slot& sl = st_.slots[std::size_t(i)];
+      s.search_seconds += sl.time.search_seconds;
+      s.idle_seconds += sl.time.idle_seconds;
+      s.lock_seconds += sl.time.lock_seconds;
+      s.copy_seconds += sl.time.copy_seconds;
+      s.span_seconds += sl.time.span_seconds;
+    }
+    s.stolen_tasks = exec_.stolen();
+    s.critical_path = std::uint64_t(std::int64_t(root_.stats.nodes) + root_.crit_extra);
+    return s;
+  }
+
+ private:
+  tasks::Executor exec_;
+  TaskWorker root_;
+  mutable JamState st_;
+};
+
+const std::vector<ParamSpec>& jamboree_params() {
+  static const std::vector<ParamSpec> kParams = {
+      split::min_split_depth_param(),
+      {"task_heuristics",
+       "move-ordering tables a task starts from: a copy of the node owner's, or its thread "
+       "slot's own",
+       0, 1, {"owner", "slot"}, 0}};
+  return kParams;
+}
+
+}  // namespace
+
+// The registry's entry (parallel/registry.cpp): every scheme, real or test.
+extern const BackendInfo kJamboreeBackend = {
+    "jamboree",
+    "Jamboree (Kuszmaul 1994) on oneTBB: younger brothers tested in parallel as tasks, "
+    "fail-highs re-searched in order",
+    "xor", every_scheme,
+    [](const BackendConfig& config) { return make_for_scheme<JamboreeBackend>(config); },
+    jamboree_params, false};
+
+}  // namespace xq
