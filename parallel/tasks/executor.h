@@ -10,10 +10,13 @@
 // tasks itself while it waits (its own group's first, newest first, then any
 // other thread's, oldest first). Tasks are spawned in reverse order, so the
 // caller works through the group in order while thieves take its last
-// tasks. A task that finds the group's cut flag set when it starts is
-// skipped; a body that sets it also cancels the group's unstarted tasks (TBB:
-// task_group::cancel()). The first exception a task throws is rethrown by
-// run_group() after every task of the group has finished.
+// tasks. A task that finds the group's cut flag set when it starts returns
+// at once: that is how a group is cancelled. TBB's own cancellation
+// (task_group::cancel(), or a task's exception reaching TBB) is not used: it
+// finishes tasks without running them, and a task finished that way never
+// runs the acquire below. The first exception a task throws sets the cut
+// flag and is rethrown by run_group() after every task of the group has
+// finished.
 //
 // Every task start synchronises with the spawn (an acquire of the group's
 // release) and every task end with the wait's return, on atomics of this

@@ -6,12 +6,15 @@
 // null window at the alpha the eldest left, each as its own task of one
 // group. A test that reaches beta cuts the group off (its unstarted tasks are
 // cancelled, its running ones see the cut at their next node) and the node
-// returns the cutoff. Once every test is done (two-phase continuation), the
+// returns the cutoff. Once every test is done (continuation=two-phase), the
 // brothers whose test failed high below beta are re-searched in move order by
 // the node's own thread, each from the alpha the earlier ones left: a PVS
 // re-search (a null window at the current alpha, then the full window if it
-// fails high). Work stealing is TBB's; there are no split points, no idle
-// scan and no helpful master: a thread waiting for a group runs other tasks.
+// fails high). With continuation=ordered a fail-high is re-searched as soon
+// as every earlier brother is done, by the task that finds it so, and tests
+// that start later take the raised alpha. Work stealing is TBB's; there are
+// no split points, no idle scan and no helpful master: a thread waiting for a
+// group runs other tasks.
 //
 // Search state belongs to the task, not to the thread: a task borrows a
 // Worker from its thread slot's free list (the slot's id, so per-thread
@@ -85,6 +88,7 @@ struct JamState {
   int threads = 1;
   Depth min_split_depth = 4;
   bool copy_heuristics = true;
+  bool ordered = false;  // continuation: two-phase (false) or ordered
   tasks::Executor* exec = nullptr;
   const SearchShared* shared = nullptr;
   TaskWorker* root = nullptr;
@@ -163,19 +167,74 @@ class JamHooks : public SerialHooks {
     ++w.stats.splits;
     const int ply = ctx.ply;
     const Value alpha0 = ctx.alpha;
-    SplitContext test = ctx;  // the null window at the eldest son's alpha
-    test.beta = alpha0 + 1;
+    const bool ordered = st_.ordered;
 
     Frame frame;
     frame.parent = owner.frame;
-    std::mutex lock;  // guards result, fail_high, longest, cut_at
+    std::mutex lock;  // guards everything below up to `home`
     split::Outcome result;
     result.start(ctx);
-    std::array<Value, kMaxMoves> fail_high;  // a test's value in (alpha0, beta), else -kInfinite
+    // A test's value when it failed high below beta (to be re-searched),
+    // else -kInfinite; whether the test is done; the first move whose test
+    // or re-search is not done yet (ordered continuation).
+    std::array<Value, kMaxMoves> fail_high;
     std::fill_n(fail_high.begin(), n, -kInfinite);
-    std::uint64_t longest = 0;               // the longest test's critical path
+    std::array<bool, kMaxMoves> done{};
+    int frontier = 0;
+    bool advancing = false;
+    std::uint64_t longest = 0;     // the longest test's critical path
+    std::uint64_t researched = 0;  // the re-searches' critical paths (they run in order)
     split_timing::Clock::time_point cut_at{};
     const int home = st_.exec->slot();
+
+    // Under the lock: records move i's value v (exact, or a bound outside
+    // the node's window); true when it cut the node off.
+    auto record = [&](int i, Value v, TaskWorker& tw) {
+      fail_high[std::size_t(i)] = -kInfinite;
+      if (!result.record(moves[std::size_t(i)], v, tw.pv[std::size_t(ply) + 1], ctx.beta))
+        return false;
+      frame.cut.store(true, std::memory_order_relaxed);
+      cut_at = split_timing::now();
+      ++tw.stats.aborts;
+      return true;
+    };
+    // Under the lock: records move i's test value v (a null-window search at
+    // `alpha`), or keeps it for a re-search when it failed high below beta.
+    auto settle = [&](int i, Value v, Value alpha, TaskWorker& tw) {
+      if (v > alpha && v < ctx.beta) {
+        fail_high[std::size_t(i)] = v;
+        return false;
+      }
+      return record(i, v, tw);
+    };
+    // Ordered continuation, under `lk`: while the move at the frontier is
+    // done, re-search it if its test failed high (from the alpha the earlier
+    // moves left, the lock released meanwhile) and move on. One thread
+    // advances at a time; a test that ends meanwhile finds `advancing` set,
+    // and the advancing thread sees it done at its next look.
+    auto advance = [&](std::unique_lock<std::mutex>& lk, TaskWorker& tw, auto&& search) {
+      if (advancing) return;
+      advancing = true;
+      while (frontier < n && done[std::size_t(frontier)] &&
+             !frame.cut.load(std::memory_order_relaxed)) {
+        const int j = frontier;
+        if (fail_high[std::size_t(j)] != -kInfinite) {
+          const Value a = result.alpha;
+          lk.unlock();
+          ++tw.stats.researches;
+          const std::uint64_t nodes0 = tw.stats.nodes;
+          const std::int64_t extra0 = tw.crit_extra;
+          const Value v = search(tw, moves[std::size_t(j)], ordinals[std::size_t(j)], a, ctx);
+          const std::int64_t crit = std::int64_t(tw.stats.nodes - nodes0) + (tw.crit_extra - extra0);
+          lk.lock();
+          if (frame_cut(&frame) || st_.shared->stopped()) break;
+          researched += std::uint64_t(std::max<std::int64_t>(crit, 0));
+          if (record(j, v, tw)) break;
+        }
+        ++frontier;
+      }
+      advancing = false;
+    };
 
     auto body = [&](int i) {
       if (frame_cut(&frame) || st_.shared->stopped()) return;
@@ -198,27 +257,31 @@ class JamHooks : public SerialHooks {
           tw.killers = owner.killers;
         }
       }
+      // The test's null window: at the eldest son's alpha (two-phase), or
+      // at the best alpha the node has when the task starts (ordered).
+      Value alpha = alpha0;
+      if (ordered) {
+        sim::charge(sim::Cost::Lock);
+        std::lock_guard g(lock);
+        alpha = result.alpha;
+      }
+      SplitContext test = ctx;
+      test.beta = alpha + 1;
       const Move m = moves[std::size_t(i)];
       const split_timing::ChildNodes child(tw.stats);
       const std::uint64_t nodes0 = tw.stats.nodes;
       const std::int64_t extra0 = tw.crit_extra;
       tw.frame = &frame;
-      const Value v = search_move(tw, m, ordinals[std::size_t(i)], alpha0, test);
+      const Value v = search_move(tw, m, ordinals[std::size_t(i)], alpha, test);
       const std::int64_t crit = std::int64_t(tw.stats.nodes - nodes0) + (tw.crit_extra - extra0);
       if (frame_cut(&frame)) child.discard(tw.stats);
       if (frame_cut(&frame) || st_.shared->stopped()) return;
       sim::charge(sim::Cost::Lock);
-      std::lock_guard g(lock);
+      std::unique_lock lk(lock);
       longest = std::max(longest, std::uint64_t(std::max<std::int64_t>(crit, 0)));
-      if (v > alpha0 && v < ctx.beta) {
-        fail_high[std::size_t(i)] = v;
-        return;
-      }
-      if (result.record(m, v, tw.pv[std::size_t(ply) + 1], ctx.beta)) {
-        frame.cut.store(true, std::memory_order_relaxed);
-        cut_at = split_timing::now();
-        ++tw.stats.aborts;
-      }
+      if (settle(i, v, alpha, tw)) return;
+      done[std::size_t(i)] = true;
+      if (ordered) advance(lk, tw, search_move);
     };
 
     {
@@ -227,12 +290,17 @@ class JamHooks : public SerialHooks {
       std::atomic<bool>& cut = frame.cut;
       st_.exec->run_group(n, body, cut);
     }
-    owner.crit_extra += std::int64_t(longest);
+    // Critical path: the longest test, then the re-searches one after
+    // another (the owner's own below count as its own nodes). With the
+    // ordered continuation this is an upper bound: re-searches there may
+    // overlap later tests.
+    owner.crit_extra += std::int64_t(longest + researched);
     if (frame.cut.load(std::memory_order_relaxed)) {
       w.stats.cancel_wait_seconds += split_timing::seconds_between(cut_at, split_timing::now());
     } else if (!st_.shared->stopped() && !frame_cut(owner.frame)) {
-      // Second phase: the tests that failed high below beta, in move order.
-      for (int i = 0; i < n; ++i) {
+      // Second phase (two-phase; ordered: whatever the frontier left): the
+      // tests that failed high below beta, in move order, on this thread.
+      for (int i = frontier; i < n; ++i) {
         if (fail_high[std::size_t(i)] == -kInfinite) continue;
         ++w.stats.researches;
         const Move m = moves[std::size_t(i)];
@@ -261,6 +329,7 @@ class JamboreeBackend final : public BackendBase<Table> {
     st_.threads = c.threads;
     st_.min_split_depth = Depth(c.param("min_split_depth"));
     st_.copy_heuristics = c.param("task_heuristics") == 0;
+    st_.ordered = c.param("continuation") != 0;
     st_.exec = &exec_;
     st_.root = &root_;
     st_.slots = std::make_unique<Slot[]>(std::size_t(c.threads));
@@ -345,7 +414,12 @@ const std::vector<ParamSpec>& jamboree_params() {
       {"task_heuristics",
        "move-ordering tables a task starts from: a copy of the node owner's, or its thread "
        "slot's own",
-       0, 1, {"owner", "slot"}, 0}};
+       0, 1, {"owner", "slot"}, 0},
+      {"continuation",
+       "when a test that failed high below beta is re-searched: after every test (two-phase) "
+       "or as soon as every earlier brother is done, later tests then starting from the raised "
+       "alpha (ordered)",
+       0, 1, {"two-phase", "ordered"}, 0}};
   return kParams;
 }
 
