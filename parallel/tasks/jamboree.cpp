@@ -1,7 +1,7 @@
 // The jamboree backend: Kuszmaul's Jamboree search (1994) as task-parallel
 // PVS on oneTBB (parallel/tasks/executor.h).
 //
-// At a node with remaining depth >= min_split_depth, once the node's own
+// At a node with remaining depth >= task_depth, once the node's own
 // loop has searched the eldest son, every younger brother is *tested* with a
 // null window at the alpha the eldest left, each as its own task of one
 // group. A test that reaches beta cuts the group off (its unstarted tasks are
@@ -40,7 +40,6 @@
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/split/common.h"
-#include "parallel/split/pool.h"
 #include "parallel/split/timing.h"
 #include "parallel/tasks/executor.h"
 #include "search/driver.h"
@@ -327,7 +326,7 @@ class JamboreeBackend final : public BackendBase<Table> {
   explicit JamboreeBackend(const BackendConfig& c)
       : BackendBase<Table>(c), exec_(c.threads), root_(0) {
     st_.threads = c.threads;
-    st_.min_split_depth = Depth(c.param("min_split_depth"));
+    st_.min_split_depth = Depth(c.param("task_depth"));
     st_.copy_heuristics = c.param("task_heuristics") == 0;
     st_.ordered = c.param("continuation") != 0;
     st_.exec = &exec_;
@@ -410,7 +409,10 @@ class JamboreeBackend final : public BackendBase<Table> {
 
 const std::vector<ParamSpec>& jamboree_params() {
   static const std::vector<ParamSpec> kParams = {
-      split::min_split_depth_param(),
+      // Measured on four openings at depth 9, 2 threads (2026-11-26): 5 and
+      // 6 searched 12-30 % more nodes than serial, 4 some 65 % more.
+      {"task_depth", "only nodes with at least this remaining depth spawn their younger "
+       "brothers as tasks", 1, kMaxDepth, {}, 5},
       {"task_heuristics",
        "move-ordering tables a task starts from: a copy of the node owner's, or its thread "
        "slot's own",
@@ -419,7 +421,7 @@ const std::vector<ParamSpec>& jamboree_params() {
        "when a test that failed high below beta is re-searched: after every test (two-phase) "
        "or as soon as every earlier brother is done, later tests then starting from the raised "
        "alpha (ordered)",
-       0, 1, {"two-phase", "ordered"}, 0}};
+       0, 1, {"two-phase", "ordered"}, 1}};
   return kParams;
 }
 

@@ -56,6 +56,10 @@ std::unique_ptr<Backend> build(const std::string& name, const std::string& schem
   c.hash = scheme;
   c.threads = threads;
   c.hash_mib = mib;
+  // Every splitting backend splits at remaining depth 4 by default but
+  // jamboree (task_depth 5): the contract's depth-4 and depth-5 grids must
+  // reach its tasks too.
+  c.set("task_depth", 3);
   return make_backend(name, c);
 }
 

@@ -28,6 +28,7 @@ std::unique_ptr<Backend> build(const std::string& name, int threads) {
   c.threads = threads;
   c.hash_mib = 4;
   c.hash = std::string(find_backend(name).default_hash);
+  c.set("task_depth", 3);  // jamboree: reach its tasks at these depths
   return make_backend(name, c);
 }
 
@@ -85,7 +86,8 @@ TEST_P(StressModern, CompletesWithALegalMoveAndPrunes) {
   EXPECT_GT(sum.reductions, 0u) << GetParam();
   EXPECT_GT(sum.pruned_moves, 0u) << GetParam();
   const std::string& n = GetParam();
-  if (n == "pvsplit" || n == "ybwc" || n == "dts") EXPECT_GT(sum.splits, 0u) << n;
+  if (n == "pvsplit" || n == "ybwc" || n == "dts" || n == "jamboree")
+    EXPECT_GT(sum.splits, 0u) << n;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, StressModern, ::testing::ValuesIn(backend_names()), name_of);

@@ -47,6 +47,7 @@ std::unique_ptr<Backend> build(const std::string& name, int threads, const std::
   c.threads = threads;
   c.hash_mib = 1;
   c.hash = scheme.empty() ? std::string(find_backend(name).default_hash) : scheme;
+  c.set("task_depth", 3);  // jamboree: reach its tasks at these depths
   return make_backend(name, c);
 }
 

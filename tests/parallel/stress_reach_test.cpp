@@ -1,7 +1,7 @@
 // How far the parallel machinery reaches, asserted. This suite carries the
 // `stress` label, which CI runs under ThreadSanitizer too, so every path of
 // the split machinery must actually run in it: each (backend, scheme) pair
-// searches at min_split_depth 2 with 3 threads, in exact mode (values
+// searches at min_split_depth (jamboree: task_depth) 2 with 3 threads, in exact mode (values
 // compared with the serial reference) and with everything on (table cutoffs,
 // null move, aspiration), and the summed counters must reach lower bounds on
 // splits, joins, aborts, nested joins (a split point made inside another
@@ -136,6 +136,7 @@ std::unique_ptr<Backend> build(const Pair& p) {
   c.threads = 3;  // on 2 cores: a helper can be two split points down while the owner waits
   c.hash_mib = 2;
   c.set("min_split_depth", 2);
+  c.set("task_depth", 2);  // jamboree's own
   return make_backend(p.backend, c);
 }
 
