@@ -42,6 +42,16 @@ SearchOptions depth_options(Depth d) {
   return o;
 }
 
+// One search of b on a simulated machine of `threads` logical threads.
+SearchResult simulate(Backend& b, const Position& p, Depth depth, int threads, std::uint64_t seed) {
+  sim::Machine m(sim::Costs{}, 64, seed, threads);
+  m.begin();
+  Observer quiet;
+  const SearchResult r = b.search(p, depth_options(depth), quiet);
+  m.end();
+  return r;
+}
+
 const std::vector<Position>& positions() {
   static const std::vector<Position> ps = test::contract_positions(4);
   return ps;
@@ -92,11 +102,7 @@ TEST(Jamboree, SimulatedTwoThreadsStealReSearchAndCancel) {
   int searched = 0;
   for (const Position& p : positions()) {
     auto b = jamboree(2);
-    sim::Machine m(sim::Costs{}, 64, 1, 2);
-    m.begin();
-    Observer quiet;
-    const SearchResult r = b->search(p, depth_options(6), quiet);
-    m.end();
+    const SearchResult r = simulate(*b, p, 6, 2, 1);
     EXPECT_EQ(r.depth, 6);
     EXPECT_LE(r.stats.critical_path, r.stats.nodes);
     sum += r.stats;
@@ -114,11 +120,7 @@ TEST(Jamboree, SimulatedSearchIsTheSameOnEveryRun) {
   SearchResult first;
   for (int run = 0; run < 2; ++run) {
     auto b = jamboree(4);
-    sim::Machine m(sim::Costs{}, 64, 7, 4);
-    m.begin();
-    Observer quiet;
-    const SearchResult r = b->search(p, depth_options(6), quiet);
-    m.end();
+    const SearchResult r = simulate(*b, p, 6, 4, 7);
     if (run == 0) {
       first = r;
       continue;
