@@ -52,14 +52,11 @@ using split_timing::Part;
 // One split of a node: the tests of its younger brothers run below it.
 struct Frame {
   const Frame* parent = nullptr;  // the frame the node's own task runs in
-  std::atomic<bool> cut{false};
+  std::atomic<bool> cutoff{false};
 };
 
-bool frame_cut(const Frame* f) {
-  for (; f; f = f->parent)
-    if (f->cut.load(std::memory_order_relaxed)) return true;
-  return false;
-}
+// A cutoff at f or above it (the split family's walk, split::cut_off).
+bool frame_cut(const Frame* f) { return f && split::cut_off(*f); }
 
 // A Worker that a task owns while it runs.
 struct TaskWorker : Worker {
@@ -90,7 +87,6 @@ struct JamState {
   bool ordered = false;  // continuation: two-phase (false) or ordered
   tasks::Executor* exec = nullptr;
   const SearchShared* shared = nullptr;
-  TaskWorker* root = nullptr;
   std::unique_ptr<Slot[]> slots;
   std::mutex all_lock;
   std::vector<std::unique_ptr<TaskWorker>> all;  // every worker but the root's; under all_lock
@@ -192,7 +188,7 @@ class JamHooks : public SerialHooks {
       fail_high[std::size_t(i)] = -kInfinite;
       if (!result.record(moves[std::size_t(i)], v, tw.pv[std::size_t(ply) + 1], ctx.beta))
         return false;
-      frame.cut.store(true, std::memory_order_relaxed);
+      frame.cutoff.store(true, std::memory_order_relaxed);
       cut_at = split_timing::now();
       ++tw.stats.aborts;
       return true;
@@ -215,7 +211,7 @@ class JamHooks : public SerialHooks {
       if (advancing) return;
       advancing = true;
       while (frontier < n && done[std::size_t(frontier)] &&
-             !frame.cut.load(std::memory_order_relaxed)) {
+             !frame.cutoff.load(std::memory_order_relaxed)) {
         const int j = frontier;
         if (fail_high[std::size_t(j)] != -kInfinite) {
           const Value a = result.alpha;
@@ -286,7 +282,7 @@ class JamHooks : public SerialHooks {
     {
       const SlotPart waiting(st_, home, Part::Idle);
       sim::charge(sim::Cost::Publish);
-      std::atomic<bool>& cut = frame.cut;
+      std::atomic<bool>& cut = frame.cutoff;
       st_.exec->run_group(n, body, cut);
     }
     // Critical path: the longest test, then the re-searches one after
@@ -294,7 +290,7 @@ class JamHooks : public SerialHooks {
     // ordered continuation this is an upper bound: re-searches there may
     // overlap later tests.
     owner.crit_extra += std::int64_t(longest + researched);
-    if (frame.cut.load(std::memory_order_relaxed)) {
+    if (frame.cutoff.load(std::memory_order_relaxed)) {
       w.stats.cancel_wait_seconds += split_timing::seconds_between(cut_at, split_timing::now());
     } else if (!st_.shared->stopped() && !frame_cut(owner.frame)) {
       // Second phase (two-phase; ordered: whatever the frontier left): the
@@ -330,7 +326,6 @@ class JamboreeBackend final : public BackendBase<Table> {
     st_.copy_heuristics = c.param("task_heuristics") == 0;
     st_.ordered = c.param("continuation") != 0;
     st_.exec = &exec_;
-    st_.root = &root_;
     st_.slots = std::make_unique<Slot[]>(std::size_t(c.threads));
     this->require_thread_slots(c.threads);
   }
