@@ -167,7 +167,8 @@ int run(const LabArgs& a) {
   s.features = profile_features(a.profile);
   std::vector<std::string> names = a.backends;
   if (names.empty())
-    for (const BackendInfo& b : backends()) names.emplace_back(b.name);
+    for (const BackendInfo& b : backends())
+      if (b.in_default_lab) names.emplace_back(b.name);
   s.configs = lab::timing::build_configs(names, a.hash, a.threads, [](const std::string& what) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
@@ -250,7 +251,7 @@ Command add_lab(CLI::App& root) {
                                              "overhead of backends x schemes x threads");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
-  add_backends_option(app, "--backends", a->backends, "backends, comma-separated (default: all)");
+  add_backends_option(app, "--backends", a->backends, "backends, comma-separated (default: all but the root baselines aspiration and uidpabs)");
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
   add_table_options(app, a->hash_mb, a->params);

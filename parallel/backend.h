@@ -87,8 +87,13 @@ struct BackendInfo {
   const std::vector<ParamSpec>& (*params)() = nullptr;
   // Whether its one-thread search is the serial search, node for node
   // (jamboree's is not: it runs the same tasks as at p threads, one after
-  // another, so that its 1-thread figures show the task machinery's cost).
+  // another, so that its 1-thread figures show the task machinery's cost;
+  // nor are the root backends', whose windows are their own).
   bool serial_at_one_thread = true;
+  // Whether `xqlab lab` without --backends runs it (the root-level teaching
+  // baselines, aspiration and uidpabs, run when named: the default lab
+  // already takes some fifteen minutes).
+  bool in_default_lab = true;
 };
 
 // Every registered backend, "serial" first.

@@ -96,7 +96,10 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
       if (search.hooks().skip_depth(w, d)) continue;
     Value v;
     std::vector<Move> mtdf_pv;
-    if (opt.algorithm == Algorithm::Mtdf) {
+    const Worker* line = &w;  // whose pv[0] holds the iteration's line
+    if constexpr (Hooks::kRunsIterations) {
+      v = search.hooks().run_iteration(search, w, d, prev, line);
+    } else if (opt.algorithm == Algorithm::Mtdf) {
       v = detail::mtdf_iteration(search, w, d, prev, mtdf_pv);
     } else {
       v = detail::aspiration_iteration(search, w, d, prev + search.hooks().window_shift(w),
@@ -107,12 +110,12 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
     result.score = v;
     result.depth = d;
     result.completed = true;
-    if (opt.algorithm == Algorithm::Mtdf) {
+    if (!Hooks::kRunsIterations && opt.algorithm == Algorithm::Mtdf) {
       if (!mtdf_pv.empty()) result.pv = mtdf_pv;
       else if (result.pv.empty() || result.pv.front() != w.pv[0].moves[0]) result.pv.clear();
       if (!result.pv.empty()) result.best_move = result.pv.front();
     } else {
-      detail::fill_pv(result, w);
+      detail::fill_pv(result, *line);
     }
     result.seconds = shared.elapsed_ms() / 1000.0;
     result.stats = w.stats;

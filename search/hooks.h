@@ -31,6 +31,9 @@
 //    driver on the shared table, skipping the depths skip_depth() names and
 //    shifting its aspiration window by window_shift(); aborted() ends the
 //    helpers when the main thread is done.
+//  * parallel aspiration and UIDPABS: no split; run_iteration() runs each
+//    iteration (p windows at once, or Newborn's window rules on a thread's
+//    share of the root moves, banned_root() naming the others').
 //  * jamboree (oneTBB tasks): split() spawns the younger brothers as tasks
 //    that test them with a null window at the eldest's alpha, waits for the
 //    group (running other tasks meanwhile), and re-searches the ones that
@@ -40,6 +43,7 @@
 
 #include <atomic>
 #include <optional>
+#include <vector>
 
 #include "board/types.h"
 #include "search/movepick.h"
@@ -143,6 +147,21 @@ struct SerialHooks {
   // that reaches the limit first idles while the main thread finishes.
   bool bound_by_depth_limit(const Worker&) const { return true; }
   Value window_shift(const Worker&) const { return 0; }
+  // With kRunsIterations the driver hands each iteration to run_iteration()
+  // instead of its own aspiration loop (parallel aspiration runs one root
+  // search per thread, each with its own window; UIDPABS applies Newborn's
+  // window rules): it returns the root value at `depth` from the previous
+  // iteration's `prev` and sets `line` to the worker whose pv[0] holds the
+  // iteration's line. Called only when the driver would search the depth.
+  static constexpr bool kRunsIterations = false;
+  template <class S>
+  Value run_iteration(S&, Worker& w, Depth, Value, const Worker*& line) const {
+    line = &w;
+    return 0;
+  }
+  // Root moves this thread leaves to others, besides the options' banned
+  // ones (UIDPABS deals the root moves out); nullptr: none.
+  const std::vector<Move>* banned_root(const Worker&) const { return nullptr; }
   // A cutoff above made this thread's work useless (split-point backends).
   bool aborted(const Worker&) const { return false; }
   // Whether to split this node now: called after each move searched, from the

@@ -251,9 +251,11 @@ class Search {
 
     // Step 7. The move loop.
     MovePicker picker(pos, w, f_, tt_move, ply);
-    if constexpr (kRoot)
+    if constexpr (kRoot) {
       if (!shared_.options.banned_root_moves.empty())
         picker.exclude(shared_.options.banned_root_moves);
+      if (const std::vector<Move>* own = hooks_.banned_root(w)) picker.exclude(*own);
+    }
     SplitContext ctx;
     ctx.depth = depth;
     ctx.ply = ply;

@@ -1,6 +1,7 @@
-// The threads of a backend whose threads never split: every thread runs
-// iterative deepening from the root on the shared table (simplified ABDADA,
-// Lazy SMP). Thread 0 is the caller's (the main thread, whose iterations are
+// The threads of a backend whose threads never split: every thread searches
+// from the root on the shared table (simplified ABDADA, Lazy SMP, UIDPABS
+// deepen on their own; parallel aspiration's threads search one iteration's
+// windows at a time). Thread 0 is the caller's (the main thread, whose iterations are
 // reported); the helpers run on a ThreadPool and end when the main thread is
 // done (helper_stopped(), read by the hooks' aborted()) or at a global stop.
 #pragma once
@@ -46,6 +47,15 @@ class RootThreads {
   void start(Job job) {
     running_ = true;
     pool_.run([this, job](int id) { job(thread(id)); });
+  }
+
+  // Returns once every helper's job has returned on its own (the helpers are
+  // not told to stop; parallel aspiration's per-iteration barrier, UIDPABS's
+  // wait at the depth limit). Rethrows a helper's exception.
+  void join() {
+    if (!running_) return;
+    running_ = false;
+    pool_.wait_parked();
   }
 
   // Ends the helpers' jobs and returns once none touches search state.

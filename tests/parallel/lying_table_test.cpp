@@ -29,8 +29,10 @@ class ScoreRange : public Observer {
 // Sums over one configuration's searches.
 struct Tally {
   int searches = 0, iterations = 0;
-  // splits: parallel work, splits or (shared-table backends) busy answers.
-  std::uint64_t bad_tt_moves = 0, tt_rejected = 0, splits = 0;
+  // splits: parallel work, splits or (shared-table backends) busy answers;
+  // spread: nodes beyond the critical path (the root backends' threads each
+  // searching a window or a share of the root).
+  std::uint64_t bad_tt_moves = 0, tt_rejected = 0, splits = 0, spread = 0;
 };
 
 std::vector<Position> positions(int randoms, unsigned seed) {
@@ -66,6 +68,7 @@ void search_and_check(Backend& b, const Position& root, const SearchOptions& o, 
   t.bad_tt_moves += r.stats.bad_tt_moves;
   t.tt_rejected += r.stats.tt_rejected;
   t.splits += r.stats.splits + r.stats.busy_answers;
+  if (r.stats.critical_path > 0) t.spread += r.stats.nodes - r.stats.critical_path;
   EXPECT_TRUE(r.completed) << label << " " << root.fen();
   EXPECT_GT(scores.iterations, 0) << label << " " << root.fen();
   EXPECT_EQ(scores.out_of_range, 0) << label << " " << root.fen();
@@ -128,7 +131,10 @@ TEST(LyingTableScheme, EveryBackendSurvivesRandomWords) {
         EXPECT_GT(t.tt_rejected, 0u) << label;
         // lazysmp's threads neither split nor mark: the contract suite checks
         // its parallel work by node counts.
-        if (threads == 2 && info.name != "serial" && info.name != "lazysmp") {
+        const bool root_shares = info.name == "aspiration" || info.name == "uidpabs";
+        if (threads == 2 && root_shares) {
+          EXPECT_GT(t.spread, 0u) << label;
+        } else if (threads == 2 && info.name != "serial" && info.name != "lazysmp") {
           EXPECT_GT(t.splits, 0u) << label;
         }
         ++configurations;

@@ -66,6 +66,10 @@ struct Reach {
   // Task backends: tasks another thread ran, and younger brothers whose
   // null-window test failed high and were re-searched.
   std::uint64_t stolen_tasks = 0, researches = 0;
+  // Root backends: nodes of the windows that lost (aspiration), and the
+  // least parallelism W / C (nodes over the critical path) they must show.
+  std::uint64_t wasted_nodes = 0;
+  double parallelism = 0;
 };
 const Reach& expected_reach(const std::string& backend) {
   static const std::map<std::string, Reach> kReach = {
@@ -77,6 +81,11 @@ const Reach& expected_reach(const std::string& backend) {
       {"abdada", {0, 0, 0, 0, 0, 10, 5}},
       // Jamboree has no split points to join: its threads steal tasks.
       {"jamboree", {50, 0, 1, 0, 0, 0, 0, 10, 1}},
+      // Parallel aspiration: every iteration has p - 1 losing windows.
+      {"aspiration", {0, 0, 0, 0, 0, 0, 0, 0, 0, 1000, 1.2}},
+      // UIDPABS: shares on every thread; where every share failed low at the
+      // depth limit, the whole root searched again.
+      {"uidpabs", {0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1.5}},
   };
   const auto it = kReach.find(backend);
   if (it == kReach.end()) {
@@ -87,17 +96,22 @@ const Reach& expected_reach(const std::string& backend) {
   return it->second;
 }
 
+// W / C, where the backend reports a critical path (0 otherwise).
+double parallelism(const SearchStats& s) {
+  return s.critical_path ? double(s.nodes) / double(s.critical_path) : 0.0;
+}
+
 void expect_reach(const std::string& backend, const std::string& scheme, const SearchStats& s) {
   const Reach& r = expected_reach(backend);
   const std::string pair = backend + "/" + scheme;
   std::printf("[ reach    ] %-20s splits %" PRIu64 " joins %" PRIu64 " aborts %" PRIu64
               " nested %" PRIu64 " master %" PRIu64 " busy %" PRIu64 " deferred %" PRIu64
-              " stolen %" PRIu64 " re-searched %" PRIu64 "\n",
+              " stolen %" PRIu64 " re-searched %" PRIu64 " wasted %" PRIu64 " W/C %.2f\n",
               pair.c_str(), std::uint64_t(s.splits), std::uint64_t(s.joins),
               std::uint64_t(s.aborts), std::uint64_t(s.nested_joins),
               std::uint64_t(s.master_joins), std::uint64_t(s.busy_answers),
               std::uint64_t(s.deferred_searches), std::uint64_t(s.stolen_tasks),
-              std::uint64_t(s.researches));
+              std::uint64_t(s.researches), std::uint64_t(s.wasted_nodes), parallelism(s));
   EXPECT_GE(s.splits, r.splits) << pair;
   EXPECT_GE(s.joins, r.joins) << pair;
   EXPECT_GE(s.aborts, r.aborts) << pair;
@@ -107,6 +121,8 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   EXPECT_GE(s.deferred_searches, r.deferred_searches) << pair;
   EXPECT_GE(s.stolen_tasks, r.stolen_tasks) << pair;
   EXPECT_GE(s.researches, r.researches) << pair;
+  EXPECT_GE(s.wasted_nodes, r.wasted_nodes) << pair;
+  if (r.parallelism > 0) EXPECT_GE(parallelism(s), r.parallelism) << pair;
 }
 
 struct Pair {
@@ -140,6 +156,14 @@ std::unique_ptr<Backend> build(const Pair& p) {
   return make_backend(p.backend, c);
 }
 
+// Adds one search's (or part's) counters to a suite's, critical paths
+// summed (SearchStats' += keeps the longest: the chain of one search).
+void add(SearchStats& sum, const SearchStats& s) {
+  const std::uint64_t chains = sum.critical_path + s.critical_path;
+  sum += s;
+  sum.critical_path = chains;
+}
+
 // Exact mode, PVS and MTD(f) alternating over the positions (MTD(f)'s null
 // windows make the principal path fail high, where pvsplit's cutoffs
 // happen): the value must equal the serial one, computed once per binary.
@@ -164,7 +188,7 @@ SearchStats exact_part(const Pair& pair, Backend& b) {
     const SearchResult r = b.search(ps[i], options(i), quiet);
     EXPECT_EQ(r.score, expected[i]) << pair.backend << "/" << pair.scheme << " " << ps[i].fen();
     EXPECT_EQ(r.depth, 5);
-    sum += r.stats;
+    add(sum, r.stats);
   }
   return sum;
 }
@@ -192,7 +216,7 @@ SearchStats full_part(const Pair& pair, Backend& b) {
       }
       pos.do_move(m);
     }
-    sum += r.stats;
+    add(sum, r.stats);
   }
   EXPECT_GT(sum.tt_cutoffs, 0u) << pair.backend << "/" << pair.scheme;
   return sum;
@@ -212,7 +236,7 @@ TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
     auto b = build(pair);
     ASSERT_GT(b->config().threads, 1);
     SearchStats sum = full_part(pair, *b);
-    sum += exact_part(pair, *b);
+    add(sum, exact_part(pair, *b));
     expect_reach(pair.backend, pair.scheme, sum);
     ++pairs;
   }
