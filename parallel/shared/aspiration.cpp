@@ -189,8 +189,8 @@ extern const BackendInfo kAspirationBackend = {
     [](const BackendConfig& config) { return make_for_scheme<AspirationBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {
-          {"window_width", "width of each inner window (the outer two are open-ended)", 1, 10000, {},
-           50}};
+          {"window_width", "width of each inner window (the outer two are open-ended)", 1,
+           10000, {}, 50}};
       return kParams;
     },
     // At one thread its one window is the full one at every depth: serial

@@ -11,10 +11,11 @@
 // Each completed iteration is reported; the result is the best exact report:
 // at the depth limit, once every thread has completed it (if every thread
 // failed low there, the main thread searches the whole root again with the
-// full window, counted in `researches`); at a stop or time limit, each
-// thread's last exact report, whatever its depth -- Newborn's rule, which is
-// why the method is meant to be judged by time and games, not by time to
-// depth.
+// full window, counted in `researches`); at a stop or time limit, the best
+// of the threads whose last completed iteration was exact, whatever its
+// depth (Newborn's rule; a share whose last iteration failed low is out) --
+// which is why the method is meant to be judged by time and games, not by
+// time to depth.
 //
 // Counters: each thread's time is booked as search until its share is done,
 // then idle (split_timing's ledger rule): the idle share is the load
@@ -29,30 +30,50 @@
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/shared/root_threads.h"
+#include "parallel/shared/uidpabs.h"
 #include "parallel/split/timing.h"
 #include "search/driver.h"
 
 namespace xq {
+namespace uidpabs {
+
+int choose(const std::vector<Share>& shares, Depth depth) {
+  int out = -1;
+  const auto score_first = [&](const Report& r) {
+    const Report& o = shares[std::size_t(out)].last_exact;
+    return r.score > o.score || (r.score == o.score && r.depth > o.depth);
+  };
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    const Report& r = shares[i].last_exact;
+    if (r.depth == 0) continue;
+    if (depth > 0 ? r.depth != depth : r.depth != shares[i].last_depth) continue;
+    if (out < 0 || score_first(r)) out = int(i);
+  }
+  if (out >= 0 || depth > 0) return out;
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    const Report& r = shares[i].last_exact;
+    if (r.depth == 0) continue;
+    const Report* o = out < 0 ? nullptr : &shares[std::size_t(out)].last_exact;
+    if (!o || r.depth > o->depth || (r.depth == o->depth && r.score > o->score)) out = int(i);
+  }
+  return out;
+}
+
+}  // namespace uidpabs
+
 namespace {
 
 using split_timing::Part;
 
-// A completed iteration of one thread's share.
-struct Report {
-  Depth depth = 0;  // 0: none
-  Value score = 0;
-  std::vector<Move> pv;
-};
+using uidpabs::Report;
 
 struct ShareThread : Worker {
   explicit ShareThread(int thread_id) : Worker(thread_id) {}
   split_timing::Ledger ledger;
   std::vector<Move> banned;  // the root moves dealt to the other threads
   bool has_moves = false;
-  // Guarded by the hooks' mutex: the last exact report, the last iteration's
-  // depth (exact or not).
-  Report last_exact;
-  Depth last_depth = 0;
+  // Guarded by the hooks' mutex.
+  uidpabs::Share share;
 };
 
 // The first iterations every thread searches on its share with the full
@@ -107,28 +128,24 @@ class ShareHooks : public SerialHooks {
     }
   }
 
-  // The best exact report: at `depth` only (0: each thread's last, whatever
-  // its depth); ties go to the deeper, then to the lower thread.
+  // The result's report (uidpabs::choose), if any share has an exact one.
   std::optional<Report> best(Depth depth) const {
     std::lock_guard lock(mutex_);
-    std::optional<Report> out;
-    for (int i = 0; i < threads_.size(); ++i) {
-      const Report& r = threads_.thread(i).last_exact;
-      if (r.depth == 0 || (depth > 0 && r.depth != depth)) continue;
-      if (!out || r.score > out->score || (r.score == out->score && r.depth > out->depth))
-        out = r;
-    }
-    return out;
+    std::vector<uidpabs::Share> shares;
+    for (int i = 0; i < threads_.size(); ++i) shares.push_back(threads_.thread(i).share);
+    const int k = uidpabs::choose(shares, depth);
+    if (k < 0) return std::nullopt;
+    return shares[std::size_t(k)].last_exact;
   }
 
  private:
   void record(ShareThread& t, Depth depth, Value v, bool exact) const {
     std::lock_guard lock(mutex_);
-    t.last_depth = depth;
+    t.share.last_depth = depth;
     if (!exact) return;
-    t.last_exact.depth = depth;
-    t.last_exact.score = v;
-    t.last_exact.pv.assign(t.pv[0].moves.begin(), t.pv[0].moves.begin() + t.pv[0].size);
+    t.share.last_exact.depth = depth;
+    t.share.last_exact.score = v;
+    t.share.last_exact.pv.assign(t.pv[0].moves.begin(), t.pv[0].moves.begin() + t.pv[0].size);
   }
 
   RootThreads<ShareThread>& threads_;
@@ -166,8 +183,7 @@ class UidpabsBackend final : public BackendBase<Table> {
       t.ledger.open(start, i == 0 ? Part::Search : Part::Idle);
       t.banned.clear();
       t.has_moves = false;
-      t.last_exact = Report{};
-      t.last_depth = 0;
+      t.share = uidpabs::Share{};
     }
     hooks_.emplace(threads_, Value(this->config_.param("pawn")));
     search_.emplace(this->tt_, *hooks_, shared);

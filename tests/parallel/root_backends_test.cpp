@@ -12,13 +12,16 @@
 //    shorter than the work), the full-window restart after every share
 //    failed low happens on the same positions whatever the thread count
 //    (it depends only on the root value and the depth-2 value), and a
-//    search by time returns the best report as a legal line.
+//    search by time returns the best report as a legal line; its choice of
+//    report (uidpabs::choose) keeps a share whose last iteration failed low
+//    out of the running.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "parallel/backend.h"
+#include "parallel/shared/uidpabs.h"
 #include "tests/parallel/exact_grid.h"
 
 namespace xq {
@@ -97,6 +100,41 @@ TEST(Uidpabs, SharesDeepenApartAndRestartsDependOnlyOnTheValues) {
   EXPECT_GE(restarts[0], 1u) << "no position made every share fail low";
   EXPECT_EQ(restarts[1], restarts[0]);
   EXPECT_EQ(restarts[2], restarts[0]);
+}
+
+uidpabs::Share share(Depth exact_depth, Value score, Depth last_depth) {
+  uidpabs::Share s;
+  s.last_exact.depth = exact_depth;
+  s.last_exact.score = score;
+  s.last_depth = last_depth;
+  return s;
+}
+
+TEST(Uidpabs, ChoiceAtTheDepthLimitIsTheBestExactReportThere) {
+  // Share 1 is exact at 6 with the best score; share 2's exact 6 is lower;
+  // share 0 failed low at 6 (its exact report is from depth 5).
+  const std::vector<uidpabs::Share> shares = {share(5, 90, 6), share(6, 40, 6), share(6, 20, 6)};
+  EXPECT_EQ(uidpabs::choose(shares, 6), 1);
+  // Ties go to the lower thread.
+  EXPECT_EQ(uidpabs::choose({share(6, 40, 6), share(6, 40, 6)}, 6), 0);
+  // Nobody exact at the limit: no report (the backend then searches again).
+  EXPECT_EQ(uidpabs::choose({share(5, 40, 6), share(4, 70, 6)}, 6), -1);
+  EXPECT_EQ(uidpabs::choose({}, 6), -1);
+}
+
+TEST(Uidpabs, ChoiceByTimeIgnoresSharesWhoseLastIterationFailedLow) {
+  // Share 0's last iteration (7) failed low: its depth-2 report of 150 is
+  // stale and must not beat share 1's exact 7 of 30 or share 2's exact 6 of 10.
+  const std::vector<uidpabs::Share> shares = {share(2, 150, 7), share(7, 30, 7), share(6, 10, 6)};
+  EXPECT_EQ(uidpabs::choose(shares, 0), 1);
+  // Among the shares whose last iteration was exact, the highest score wins,
+  // whatever its depth; equal scores go to the deeper report.
+  EXPECT_EQ(uidpabs::choose({share(7, 30, 7), share(6, 45, 6)}, 0), 1);
+  EXPECT_EQ(uidpabs::choose({share(6, 30, 6), share(7, 30, 7)}, 0), 1);
+  // Every share's last iteration failed low: the deepest exact report.
+  EXPECT_EQ(uidpabs::choose({share(3, 80, 7), share(5, 20, 6), share(2, 99, 8)}, 0), 1);
+  // No exact report at all (a search stopped in its first iteration).
+  EXPECT_EQ(uidpabs::choose({share(0, 0, 0), share(0, 0, 0)}, 0), -1);
 }
 
 TEST(Uidpabs, SearchByTimeReturnsTheBestReportAsALegalLine) {
