@@ -34,9 +34,8 @@ namespace {
 
 using split_timing::Part;
 
-struct WindowThread : Worker {
-  explicit WindowThread(int thread_id) : Worker(thread_id) {}
-  split_timing::Ledger ledger;
+struct WindowThread : LedgerThread {
+  explicit WindowThread(int thread_id) : LedgerThread(thread_id) {}
   // This iteration's window and outcome: written by the thread, read by the
   // main thread once the helper has parked.
   Value alpha = -kInfinite, beta = kInfinite;
@@ -135,25 +134,15 @@ class WindowHooks : public SerialHooks {
 };
 
 template <class Table>
-class AspirationBackend final : public BackendBase<Table> {
+class AspirationBackend final : public RootBackend<Table, WindowThread> {
  public:
-  explicit AspirationBackend(const BackendConfig& c)
-      : BackendBase<Table>(c), threads_(c.threads) {
-    this->require_thread_slots(c.threads);
-  }
+  using RootBackend<Table, WindowThread>::RootBackend;
   std::string_view name() const override { return "aspiration"; }
-
-  void clear() override {
-    this->tt_.clear();
-    threads_.clear_heuristics();
-  }
 
  protected:
   void begin_search(const Position& pos, SearchShared& shared) override {
     threads_.reset(pos);
-    const auto start = split_timing::now();
-    for (int i = 0; i < threads_.size(); ++i)
-      threads_.thread(i).ledger.open(start, i == 0 ? Part::Search : Part::Idle);
+    open_ledgers(threads_);
     hooks_.emplace(threads_, Value(this->config_.param("window_width")));
     search_.emplace(this->tt_, *hooks_, shared);
   }
@@ -164,16 +153,11 @@ class AspirationBackend final : public BackendBase<Table> {
 
   void end_search() noexcept override {
     threads_.finish();
-    const auto end = split_timing::now();
-    for (int i = 0; i < threads_.size(); ++i) {
-      WindowThread& t = threads_.thread(i);
-      t.ledger.close(t.stats, end);
-    }
+    close_ledgers(threads_);
   }
-  SearchStats thread_stats() const override { return threads_.sum(); }
 
  private:
-  RootThreads<WindowThread> threads_;
+  using RootBackend<Table, WindowThread>::threads_;
   std::optional<WindowHooks> hooks_;
   std::optional<Search<Table, WindowHooks>> search_;
 };

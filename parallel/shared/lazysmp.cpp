@@ -130,17 +130,10 @@ class LazyHooks : public SerialHooks {
 };
 
 template <class Table>
-class LazySmpBackend final : public BackendBase<Table> {
+class LazySmpBackend final : public RootBackend<Table, LazyThread> {
  public:
-  explicit LazySmpBackend(const BackendConfig& c) : BackendBase<Table>(c), threads_(c.threads) {
-    this->require_thread_slots(c.threads);
-  }
+  using RootBackend<Table, LazyThread>::RootBackend;
   std::string_view name() const override { return "lazysmp"; }
-
-  void clear() override {
-    this->tt_.clear();
-    threads_.clear_heuristics();
-  }
 
  protected:
   void begin_search(const Position& pos, SearchShared& shared) override {
@@ -175,10 +168,9 @@ class LazySmpBackend final : public BackendBase<Table> {
   }
 
   void end_search() noexcept override { threads_.finish(); }
-  SearchStats thread_stats() const override { return threads_.sum(); }
 
  private:
-  RootThreads<LazyThread> threads_;
+  using RootBackend<Table, LazyThread>::threads_;
   std::optional<LazyHooks> hooks_;
   std::optional<Search<Table, LazyHooks>> search_;
   SearchShared* shared_ = nullptr;  // set before the helpers start, constant during a search

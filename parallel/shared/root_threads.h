@@ -13,6 +13,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/shared/first_complete.h"
+#include "parallel/split/timing.h"
 #include "parallel/thread_pool.h"
 #include "search/result.h"
 
@@ -94,6 +95,54 @@ class RootThreads {
   // Declared last: its helpers are joined before the threads above go away.
   ThreadPool pool_;
 };
+
+// What every backend on root threads repeats: its threads (one table slot
+// each), clear(), and the counters summed over the threads. Members of the
+// derived backend (hooks, Search) go away before the threads, and the
+// threads before the table.
+template <class Table, class ThreadT>
+class RootBackend : public BackendBase<Table> {
+ public:
+  explicit RootBackend(const BackendConfig& c) : BackendBase<Table>(c), threads_(c.threads) {
+    this->require_thread_slots(c.threads);
+  }
+  void clear() override {
+    this->tt_.clear();
+    threads_.clear_heuristics();
+  }
+
+ protected:
+  SearchStats thread_stats() const override { return threads_.sum(); }
+
+  RootThreads<ThreadT> threads_;
+};
+
+// A root thread whose time the split family's Ledger books (parallel
+// aspiration, UIDPABS): searching while its part of the iteration or of the
+// root runs, idle before and after it.
+struct LedgerThread : Worker {
+  explicit LedgerThread(int thread_id) : Worker(thread_id) {}
+  split_timing::Ledger ledger;
+};
+
+// At the search's start: the main thread searching, the helpers idle until
+// their job starts.
+template <class ThreadT>
+void open_ledgers(RootThreads<ThreadT>& threads) {
+  const auto start = split_timing::now();
+  for (int i = 0; i < threads.size(); ++i)
+    threads.thread(i).ledger.open(start, i == 0 ? split_timing::Part::Search
+                                                : split_timing::Part::Idle);
+}
+// At the search's end, once no helper runs.
+template <class ThreadT>
+void close_ledgers(RootThreads<ThreadT>& threads) {
+  const auto end = split_timing::now();
+  for (int i = 0; i < threads.size(); ++i) {
+    ThreadT& t = threads.thread(i);
+    t.ledger.close(t.stats, end);
+  }
+}
 
 // Forwards the main thread's iteration reports; at the last iteration the
 // depth limit allows, it first ends the helpers, so that this report counts

@@ -67,9 +67,8 @@ using split_timing::Part;
 
 using uidpabs::Report;
 
-struct ShareThread : Worker {
-  explicit ShareThread(int thread_id) : Worker(thread_id) {}
-  split_timing::Ledger ledger;
+struct ShareThread : LedgerThread {
+  explicit ShareThread(int thread_id) : LedgerThread(thread_id) {}
   std::vector<Move> banned;  // the root moves dealt to the other threads
   bool has_moves = false;
   // Guarded by the hooks' mutex.
@@ -162,25 +161,17 @@ void adopt(SearchResult& r, const Report& rep) {
 }
 
 template <class Table>
-class UidpabsBackend final : public BackendBase<Table> {
+class UidpabsBackend final : public RootBackend<Table, ShareThread> {
  public:
-  explicit UidpabsBackend(const BackendConfig& c) : BackendBase<Table>(c), threads_(c.threads) {
-    this->require_thread_slots(c.threads);
-  }
+  using RootBackend<Table, ShareThread>::RootBackend;
   std::string_view name() const override { return "uidpabs"; }
-
-  void clear() override {
-    this->tt_.clear();
-    threads_.clear_heuristics();
-  }
 
  protected:
   void begin_search(const Position& pos, SearchShared& shared) override {
     threads_.reset(pos);
-    const auto start = split_timing::now();
+    open_ledgers(threads_);
     for (int i = 0; i < threads_.size(); ++i) {
       ShareThread& t = threads_.thread(i);
-      t.ledger.open(start, i == 0 ? Part::Search : Part::Idle);
       t.banned.clear();
       t.has_moves = false;
       t.share = uidpabs::Share{};
@@ -210,11 +201,7 @@ class UidpabsBackend final : public BackendBase<Table> {
 
   void end_search() noexcept override {
     threads_.finish();
-    const auto end = split_timing::now();
-    for (int i = 0; i < threads_.size(); ++i) {
-      ShareThread& t = threads_.thread(i);
-      t.ledger.close(t.stats, end);
-    }
+    close_ledgers(threads_);
   }
   SearchStats thread_stats() const override {
     SearchStats s = threads_.sum();
@@ -312,7 +299,7 @@ class UidpabsBackend final : public BackendBase<Table> {
     SearchShared& shared_;
   };
 
-  RootThreads<ShareThread> threads_;
+  using RootBackend<Table, ShareThread>::threads_;
   std::optional<ShareHooks> hooks_;
   std::optional<Search<Table, ShareHooks>> search_;
 };
