@@ -31,6 +31,10 @@ struct ParamSpec {
   std::int64_t min = 0, max = 0;
   std::vector<std::string_view> choices;
   std::int64_t default_value = 0;
+  // False for an ablation that selects another algorithm (tree splitting,
+  // Mandatory Work First) rather than a setting of one: `tune` leaves it at
+  // its default unless asked.
+  bool tuned = true;
 
   bool enumerated() const { return !choices.empty(); }
   // The index of a choice, or -1.

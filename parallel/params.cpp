@@ -25,7 +25,7 @@ BackendParam replacement_param() {
 
 bool same_declaration(const BackendParam& p, const ParamSpec& s) {
   return p.summary == s.summary && p.min == s.min && p.max == s.max && p.choices == s.choices &&
-         p.default_value == s.default_value;
+         p.default_value == s.default_value && p.tuned == s.tuned;
 }
 
 // The union of the backends' own tables, in registry order; a parameter that

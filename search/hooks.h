@@ -75,6 +75,9 @@ struct SplitContext {
   bool in_check = false;
   bool may_prune = false;
   Move tt_move;
+  // The move a singular-extension search leaves out (none otherwise): a
+  // split skips it as the node's own loop does.
+  Move excluded;
   // While the node is split, the backend may point this at the node's
   // current alpha (raised by any thread, read relaxed): a thread whose
   // null-window search of a younger brother beat the alpha it started from
@@ -167,6 +170,10 @@ struct SerialHooks {
   // Whether to split this node now: called after each move searched, from the
   // eldest brother on (ctx.moves_searched >= 1), until the node splits.
   bool want_split(const Worker&, const SplitContext&) const { return false; }
+  // Whether to split this node before its eldest brother is searched
+  // (ctx.moves_searched == 0; tree splitting, Mandatory Work First): called
+  // once per node that has moves to search; the split then takes them all.
+  bool want_split_first(const Worker&, const SplitContext&) const { return false; }
   // Searches the remaining moves of ctx in parallel and returns when all have
   // been searched or a cutoff happened. `search_move` is the node's own child
   // search: Value search_move(Worker&, Move, int ordinal, Value alpha,

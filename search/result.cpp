@@ -21,6 +21,7 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   static_cutoffs += o.static_cutoffs;
   singular_extensions += o.singular_extensions;
   splits += o.splits;
+  eldest_splits += o.eldest_splits;
   joins += o.joins;
   aborts += o.aborts;
   idle_seconds += o.idle_seconds;

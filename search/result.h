@@ -78,6 +78,7 @@ struct SearchStats {
   Counter singular_extensions;
   // Parallel machinery (zero for the serial backend).
   Counter splits;
+  Counter eldest_splits;     // splits made before the node's eldest brother was searched
   Counter joins;             // helpers that joined a split point
   Counter aborts;            // split points stopped by a cutoff
   RelaxedCounter<double> idle_seconds;  // time helpers spent waiting for work

@@ -266,13 +266,29 @@ class Search {
     ctx.improving = improving;
     ctx.in_check = in_check;
     ctx.tt_move = tt_move;
+    ctx.excluded = excluded;
     Value best = -kInfinite;
     Move best_move;
     int searched = 0;
     // The quiet moves searched before a cutoff, for histgravity's malus.
     std::array<Move, 32> quiets;
     int quiet_count = 0;
-    for (Move m = picker.next(); m; m = picker.next()) {
+    // Step 7'. Split before the eldest brother (tree splitting, Mandatory
+    // Work First): the backend may take the whole move loop at once.
+    bool split_first = false;
+    if constexpr (Hooks::kSplits) {
+      ctx.alpha = alpha;
+      ctx.best_value = best;
+      ctx.best_move = best_move;
+      ctx.moves_searched = 0;
+      ctx.may_prune = false;
+      if (hooks_.want_split_first(w, ctx)) {
+        split_and_merge(w, ctx, alpha, best, best_move, searched);
+        if (stopped(w)) return 0;
+        split_first = true;
+      }
+    }
+    for (Move m = split_first ? Move::none() : picker.next(); m; m = picker.next()) {
       // Step 7a. Legality (the picker's moves are pseudo-legal); the move a
       // singular-extension search leaves out.
       if (!pos.is_legal(m) || m == excluded) continue;
@@ -580,6 +596,7 @@ class Search {
   void split_and_merge(Worker& w, SplitContext& ctx, Value& alpha, Value& best, Move& best_move,
                        int& searched) {
     hooks_.split(w, ctx, [this](Worker& hw, Move hm, int ordinal, Value a, const SplitContext& c) {
+      if (hm == c.excluded) return -kInfinite;
       Depth reduce = 0;
       if (selective_) {
         const MovePlan plan = plan_move(hw, hm, ordinal, c.depth, c.ply, c.pv_node, c.in_check,

@@ -24,6 +24,7 @@ void to_json(Json& j, const SearchStats& s) {
            {"static_cutoffs", u(s.static_cutoffs)},
            {"singular_extensions", u(s.singular_extensions)},
            {"splits", u(s.splits)},
+           {"eldest_splits", u(s.eldest_splits)},
            {"joins", u(s.joins)},
            {"aborts", u(s.aborts)},
            {"nested_joins", u(s.nested_joins)},

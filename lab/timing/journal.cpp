@@ -52,8 +52,8 @@ constexpr CounterField kCounters[] = {
     {"predicted_cut", &SearchStats::predicted_cut},
     {"prediction_held", &SearchStats::prediction_held},
     {"seldepth", &SearchStats::seldepth}};
-// The modern profile's and the task backends' counters: journals written
-// before them lack them (read as 0).
+// The modern profile's, the task backends' and the split-before-eldest
+// policies' counters: journals written before them lack them (read as 0).
 constexpr CounterField kSelectivity[] = {
     {"reductions", &SearchStats::reductions},
     {"reduction_researches", &SearchStats::reduction_researches},
@@ -63,7 +63,8 @@ constexpr CounterField kSelectivity[] = {
     {"tasks", &SearchStats::tasks},
     {"stolen_tasks", &SearchStats::stolen_tasks},
     {"researches", &SearchStats::researches},
-    {"critical_path", &SearchStats::critical_path}};
+    {"critical_path", &SearchStats::critical_path},
+    {"eldest_splits", &SearchStats::eldest_splits}};
 
 struct SecondsField {
   const char* name;

@@ -46,7 +46,7 @@ TuneAxis parse_axis(const std::string& text) {
 std::vector<TuneAxis> default_space(const std::string& backend, const BackendConfig& base) {
   std::vector<TuneAxis> space;
   for (const BackendParam& p : backend_params()) {
-    if (!reads(p, backend)) continue;
+    if (!reads(p, backend) || !p.tuned) continue;
     TuneAxis axis{std::string(p.name), {}};
     if (p.enumerated()) {
       for (std::string_view c : p.choices) axis.values.emplace_back(c);

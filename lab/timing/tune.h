@@ -34,8 +34,9 @@ struct TuneAxis {
 TuneAxis parse_axis(const std::string& text);
 
 // The default space for a backend: every integer or enumerated parameter it
-// reads (not the table's), integers at default / 2, default, default x 2
-// (within range), enumerations at every choice.
+// reads (not the table's, nor an ablation: ParamSpec::tuned), integers at
+// default / 2, default, default x 2 (within range), enumerations at every
+// choice. An axis given by name (parse_axis) may still name an ablation.
 std::vector<TuneAxis> default_space(const std::string& backend, const BackendConfig& base);
 
 // Every combination of the axes as NAME=VALUE lists; the default setting

@@ -75,10 +75,8 @@ struct SplitPolicy : split::PolicyDefaults {
   };
   struct ThreadData {
     int gratuitous_open = 0;  // its split points published gratuitously
-    // The predicted type of the node at each ply of its current path, and
-    // how many children of it have been entered so far.
-    std::array<NodeType, kMaxPly + 2> types{};
-    std::array<int, kMaxPly + 2> children{};
+    // The predicted type of the node at each ply of its current path.
+    NodeTypes path;
     // Scratch for the scan of open split points (sized once).
     std::vector<Candidate> candidates;
     std::vector<SplitPoint*> where;
@@ -102,7 +100,7 @@ struct SplitPolicy : split::PolicyDefaults {
     // A node predicted CUT that has not cut off yet may still do so and
     // throw away the work of whoever joined it.
     return settings.gratuitous_at_cut || ctx.pv_node ||
-           t.data.types[std::size_t(ctx.ply)] != NodeType::Cut;
+           t.data.path.at(ctx.ply) != NodeType::Cut;
   }
 
   // Picks, by the policy, an open split point of another thread (one below
@@ -143,12 +141,11 @@ struct SplitPolicy : split::PolicyDefaults {
   }
   void on_take(SplitPoint& sp) const { sp.data.moves_left = sp.ctx->picker->remaining(); }
   void on_serve(Thread& t, SplitPoint& sp) const {
-    const auto ply = std::size_t(sp.ctx->ply);
-    t.data.types[ply] = sp.data.type;
-    t.data.children[ply] = 1;  // every move of a split point is a younger brother
+    // every move of a split point is a younger brother
+    t.data.path.resume(sp.ctx->ply, sp.data.type, 1);
   }
   void on_publish(Thread& t, SplitPoint& sp, const SplitContext& ctx, bool anyone_idle) const {
-    sp.data.type = ctx.pv_node ? NodeType::Pv : t.data.types[std::size_t(ctx.ply)];
+    sp.data.type = ctx.pv_node ? NodeType::Pv : t.data.path.at(ctx.ply);
     sp.data.gratuitous = !anyone_idle;
     sp.data.moves_left = ctx.picker->remaining();
     if (sp.data.gratuitous) {
@@ -182,12 +179,7 @@ class Hooks : public split::PoolHooks<Pool> {
   static constexpr bool kTracksNodes = true;
   using PoolHooks::PoolHooks;
 
-  void on_enter(Worker& w, int ply) {
-    auto& d = static_cast<Thread&>(w).data;
-    const auto p = std::size_t(ply);
-    d.types[p] = ply == 0 ? NodeType::Pv : child_type(d.types[p - 1], d.children[p - 1]++ == 0);
-    d.children[p] = 0;
-  }
+  void on_enter(Worker& w, int ply) { static_cast<Thread&>(w).data.path.enter(ply); }
 };
 
 }  // namespace xq::dts

@@ -3,10 +3,8 @@
 // function of the split points' descriptors, and the node-type prediction a
 // descriptor carries.
 //
-// Node types after Knuth and Moore: the root is a PV node; a PV node's first
-// child is PV and its other children CUT; every child of a CUT node is ALL
-// and every child of an ALL node CUT. An ALL node searches all its moves, so
-// a helper there never wastes work on a cutoff; a CUT node that already
+// Node types (search/node_type.h): an ALL node searches all its moves, so a
+// helper there never wastes work on a cutoff; a CUT node that already
 // searched its first move without a cutoff is the likeliest split point to
 // cut off later and throw the helpers' work away.
 #pragma once
@@ -17,15 +15,12 @@
 #include <string_view>
 
 #include "board/types.h"
+#include "search/node_type.h"
 
 namespace xq::dts {
 
-enum class NodeType : std::uint8_t { Pv, Cut, All };
-
-constexpr NodeType child_type(NodeType parent, bool first_child) {
-  if (parent == NodeType::Pv) return first_child ? NodeType::Pv : NodeType::Cut;
-  return parent == NodeType::Cut ? NodeType::All : NodeType::Cut;
-}
+using xq::NodeType;
+using xq::child_type;
 
 // The selection policies, in the order of their parameter choices.
 enum class Policy : std::uint8_t {

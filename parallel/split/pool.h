@@ -8,7 +8,8 @@
 // owner's abandon on an exception, and the time accounting (timing.h).
 //
 // A node offers itself to the pool only after its eldest brother is searched
-// (Step 8 of the node function; at any later move too), only at remaining
+// (Step 8 of the node function; at any later move too; with
+// eldest_first=no, tree splitting, before it instead: Step 7'), only at remaining
 // depth >= min_split_depth and while its owner holds fewer than
 // max_splits_per_thread split points. The owner publishes a SplitPoint on its
 // own split stack; idle threads find it by scanning the stacks (the policy's
@@ -67,7 +68,17 @@ inline std::vector<ParamSpec> pool_params() {
            0,
            1,
            {"no", "yes"},
-           0}};
+           0},
+          // Off: Finkel and Fishburn's tree splitting, the ablation of the
+          // young brothers' wait (search/search.h Step 7').
+          {"eldest_first",
+           "a node splits only once its eldest brother is searched (yes: young brothers wait) "
+           "or before it, all its moves at once (no: tree splitting)",
+           0,
+           1,
+           {"no", "yes"},
+           1,
+           false}};
 }
 
 template <class Policy>
@@ -164,6 +175,7 @@ class Pool {
         min_split_depth_(Depth(config.param("min_split_depth"))),
         max_splits_(int(config.param("max_splits_per_thread"))),
         live_alpha_(config.param("live_alpha") != 0),
+        eldest_first_(config.param("eldest_first") != 0),
         os_threads_(config.threads) {
     for (int i = 0; i < config.threads; ++i) {
       threads_.push_back(std::make_unique<Thread>(i, max_splits_));
@@ -221,6 +233,12 @@ class Pool {
     return ctx.depth >= min_split_depth_ && size() > 1 &&
            t.split_count.load(std::memory_order_relaxed) < max_splits_ &&
            policy_.want_split(t, ctx, idle_.load(std::memory_order_relaxed) > 0);
+  }
+
+  // Tree splitting (eldest_first=no): a node offers itself before its eldest
+  // brother too (and, should nobody want it then, after every move as usual).
+  bool want_split_first(const Thread& t, const SplitContext& ctx) const {
+    return !eldest_first_ && want_split(t, ctx);
   }
 
   // Publishes ctx as a split point owned by t, takes its moves with the
@@ -445,6 +463,7 @@ class Pool {
       ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
     }
     ++t.stats.splits;
+    if (ctx.moves_searched == 0) ++t.stats.eldest_splits;
     sim::signal();  // idle threads look for it
   }
 
@@ -457,6 +476,7 @@ class Pool {
   const Depth min_split_depth_;
   const int max_splits_;
   const bool live_alpha_;
+  const bool eldest_first_;
   std::vector<std::unique_ptr<Thread>> threads_;
   SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
 

@@ -26,6 +26,9 @@ class PoolHooks : public SerialHooks {
   bool want_split(const Worker& w, const SplitContext& ctx) const {
     return pool_.want_split(static_cast<const Thread&>(w), ctx);
   }
+  bool want_split_first(const Worker& w, const SplitContext& ctx) const {
+    return pool_.want_split_first(static_cast<const Thread&>(w), ctx);
+  }
   template <class SearchMove>
   void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
     pool_.split(static_cast<Thread&>(w), ctx, erase<SearchMove>(),

@@ -16,6 +16,13 @@
 // no split points, no idle scan and no helpful master: a thread waiting for a
 // group runs other tasks.
 //
+// spawn=mwf is Mandatory Work First (Akl, Barnard and Doran 1982) as a spawn
+// rule of the same engine: every son of an expected ALL node (Knuth-Moore,
+// search/node_type.h) belongs to the minimal tree, so such a node spawns all
+// of them at once, its eldest son too, instead of searching the eldest first;
+// PV and CUT nodes keep Jamboree's rule (a CUT node's younger sons are the
+// speculative work MWF leaves for later).
+//
 // Search state belongs to the task, not to the thread: a task borrows a
 // Worker from its thread slot's free list (the slot's id, so per-thread
 // tables work), copies the node's position and the node owner's history and
@@ -43,6 +50,7 @@
 #include "parallel/split/timing.h"
 #include "parallel/tasks/executor.h"
 #include "search/driver.h"
+#include "search/node_type.h"
 
 namespace xq {
 namespace {
@@ -67,6 +75,8 @@ struct TaskWorker : Worker {
   // Critical path beyond the worker's own node count: the longest test of
   // each split it owned.
   std::int64_t crit_extra = 0;
+  // The Knuth-Moore type of each node on its path (spawn=mwf only).
+  NodeTypes path;
 };
 
 // A thread slot of the executor: its idle Workers, and its time ledger. A
@@ -85,6 +95,7 @@ struct JamState {
   Depth min_split_depth = 4;
   bool copy_heuristics = true;
   bool ordered = false;  // continuation: two-phase (false) or ordered
+  bool mwf = false;      // spawn: after the eldest son (false) or MWF
   tasks::Executor* exec = nullptr;
   const SearchShared* shared = nullptr;
   std::unique_ptr<Slot[]> slots;
@@ -140,11 +151,23 @@ class SlotPart {
 class JamHooks : public SerialHooks {
  public:
   static constexpr bool kSplits = true;
+  static constexpr bool kTracksNodes = true;  // node types, for spawn=mwf
   explicit JamHooks(JamState& st) : st_(st) {}
 
   bool aborted(const Worker& w) const { return frame_cut(static_cast<const TaskWorker&>(w).frame); }
+  void on_enter(Worker& w, int ply) {
+    if (st_.mwf) static_cast<TaskWorker&>(w).path.enter(ply);
+  }
   bool want_split(const Worker&, const SplitContext& ctx) const {
     return ctx.depth >= st_.min_split_depth;
+  }
+  // Mandatory Work First: every son of an expected ALL node is mandatory
+  // (all of them belong to the minimal tree), so all are spawned at once;
+  // elsewhere the eldest son comes first (at a CUT node the younger ones are
+  // speculative, at a PV node they need its bound).
+  bool want_split_first(const Worker& w, const SplitContext& ctx) const {
+    return st_.mwf && ctx.depth >= st_.min_split_depth && !ctx.pv_node &&
+           static_cast<const TaskWorker&>(w).path.at(ctx.ply) == NodeType::All;
   }
 
   template <class SearchMove>
@@ -160,7 +183,10 @@ class JamHooks : public SerialHooks {
       }
     if (n == 0) return;
     ++w.stats.splits;
+    const bool eldest_too = ctx.moves_searched == 0;  // spawn=mwf at an ALL node
+    if (eldest_too) ++w.stats.eldest_splits;
     const int ply = ctx.ply;
+    const NodeType type = owner.path.at(ply);
     const Value alpha0 = ctx.alpha;
     const bool ordered = st_.ordered;
 
@@ -263,6 +289,7 @@ class JamHooks : public SerialHooks {
       SplitContext test = ctx;
       test.beta = alpha + 1;
       const Move m = moves[std::size_t(i)];
+      if (st_.mwf) tw.path.resume(ply, type, eldest_too && i == 0 ? 0 : 1);
       const split_timing::ChildNodes child(tw.stats);
       const std::uint64_t nodes0 = tw.stats.nodes;
       const std::int64_t extra0 = tw.crit_extra;
@@ -325,6 +352,7 @@ class JamboreeBackend final : public BackendBase<Table> {
     st_.min_split_depth = Depth(c.param("task_depth"));
     st_.copy_heuristics = c.param("task_heuristics") == 0;
     st_.ordered = c.param("continuation") != 0;
+    st_.mwf = c.param("spawn") != 0;
     st_.exec = &exec_;
     st_.slots = std::make_unique<Slot[]>(std::size_t(c.threads));
     this->require_thread_slots(c.threads);
@@ -416,7 +444,12 @@ const std::vector<ParamSpec>& jamboree_params() {
        "when a test that failed high below beta is re-searched: after every test (two-phase) "
        "or as soon as every earlier brother is done, later tests then starting from the raised "
        "alpha (ordered)",
-       0, 1, {"two-phase", "ordered"}, 1}};
+       0, 1, {"two-phase", "ordered"}, 1},
+      {"spawn",
+       "which sons a node spawns as tasks: the younger brothers once the eldest is searched "
+       "(jamboree), or at an expected ALL node every son at once, the eldest too (mwf: "
+       "Mandatory Work First, Akl, Barnard and Doran)",
+       0, 1, {"jamboree", "mwf"}, 0, false}};
   return kParams;
 }
 
