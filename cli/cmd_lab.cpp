@@ -251,7 +251,11 @@ Command add_lab(CLI::App& root) {
                                              "overhead of backends x schemes x threads");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
-  add_backends_option(app, "--backends", a->backends, "backends, comma-separated (default: all but the root baselines aspiration and uidpabs)");
+  std::string named_only;  // the backends the default list leaves out
+  for (const BackendInfo& b : backends())
+    if (!b.in_default_lab) named_only += (named_only.empty() ? "" : ", ") + std::string(b.name);
+  add_backends_option(app, "--backends", a->backends,
+                      "backends, comma-separated (default: all but " + named_only + ")");
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
   add_table_options(app, a->hash_mb, a->params);

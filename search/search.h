@@ -78,6 +78,7 @@ class Search {
   const Features& features() const { return f_; }
   const SearchTuning& tuning() const { return t_; }
   const Hooks& hooks() const { return hooks_; }
+  Hooks& hooks() { return hooks_; }  // the driver's run_iteration() may keep state
   // The table's fill in permille (UCI "hashfull"), or -1 when it cannot say.
   int hashfull() const {
     if constexpr (requires(const Table& t) { t.hashfull(); }) return tt_.hashfull();

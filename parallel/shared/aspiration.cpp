@@ -70,7 +70,7 @@ class WindowHooks : public SerialHooks {
   void add_helper_stats(SearchStats& s) const { threads_.add_helpers(s); }
 
   template <class S>
-  Value run_iteration(S& search, Worker& main, Depth depth, Value prev, const Worker*& line) const {
+  Value run_iteration(S& search, Worker& main, Depth depth, Value prev, const Worker*& line) {
     const int p = threads_.size();
     depth_ = depth;
     for (int i = 0; i < p; ++i) {
@@ -119,7 +119,7 @@ class WindowHooks : public SerialHooks {
  private:
   // Searches t's window; a value inside it settles the iteration.
   template <class S>
-  void search_window(S& search, WindowThread& t) const {
+  void search_window(S& search, WindowThread& t) {
     t.value = search.root(t, t.alpha, t.beta, depth_);
     if (search.stopped(t)) return;
     t.exact = t.value > t.alpha && t.value < t.beta;
@@ -128,9 +128,9 @@ class WindowHooks : public SerialHooks {
 
   RootThreads<WindowThread>& threads_;
   const Value width_;
-  // The iteration's state (the driver holds the hooks const).
-  mutable Depth depth_ = 0;  // set before the helpers start
-  mutable std::atomic<bool> settled_{false};
+  // The iteration's state.
+  Depth depth_ = 0;  // set before the helpers start
+  std::atomic<bool> settled_{false};
 };
 
 template <class Table>
