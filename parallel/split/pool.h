@@ -34,6 +34,7 @@
 //   any of the event hooks of PolicyDefaults.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -103,6 +104,9 @@ struct SplitPoint {
   // result.alpha as last written under `lock`, for the node's re-search
   // test (SplitContext::live_alpha).
   std::atomic<Value> live_alpha{0};
+  // The longest critical path of a move searched to the end here (guarded
+  // by `lock`; see Thread::crit_extra).
+  std::uint64_t longest = 0;
 
   // The policy's own fields (their guards are the policy's to state).
   typename Policy::PointData data;
@@ -118,6 +122,15 @@ struct Thread : Worker {
   // -- Touched by this thread only (and by begin/end_search around a search).
   Point* active = nullptr;  // the innermost split point it works in
   split_timing::Ledger ledger;
+  // Work and critical path (Kuszmaul's W and C, in nodes): the thread's
+  // chain is its own node count plus crit_extra. A move searched at a split
+  // point leaves the chain of whoever searched it (its nodes and nested
+  // extras are taken off) and counts in the split point's `longest`; the
+  // owner adds `longest` when the split point closes. So C at thread 0 is
+  // the nodes it searched outside split points' moves plus, per split
+  // point on its line, the longest move: every younger brother on its own
+  // processor.
+  std::int64_t crit_extra = 0;
   typename Policy::ThreadData data;
 
   // -- Written by this thread, read by scanning threads: the split points it
@@ -201,6 +214,7 @@ class Pool {
     for (auto& t : threads_) {
       reset_worker(*t, pos);
       t->active = nullptr;
+      t->crit_extra = 0;
       t->split_count.store(0, std::memory_order_relaxed);
       policy_.reset_thread(*t);
       t->ledger.open(start, t->id == 0 ? Part::Search : Part::Idle);
@@ -260,7 +274,8 @@ class Pool {
     }
     pop(t, sp, index);
     policy_.on_close(t, sp, !shared_->stopped() && !chain_cut(t));
-    sp.result.finish(ctx, t);  // no other thread touches sp now
+    t.crit_extra += std::int64_t(sp.longest);  // no other thread touches sp now
+    sp.result.finish(ctx, t);
   }
 
   // For a policy's find(): counts idle t in at sp when sp is still worth
@@ -359,12 +374,16 @@ class Pool {
       }
       if (!t.pos.is_legal(m)) continue;
       const split_timing::ChildNodes child(t.stats);
+      const std::int64_t chain0 = std::int64_t(t.stats.nodes) + t.crit_extra;
       const Value v = sp.search_move(sp.closure, t, m, ordinal, alpha, ctx);
+      const std::int64_t crit = std::int64_t(t.stats.nodes) + t.crit_extra - chain0;
+      t.crit_extra -= crit;  // the move's chain is the split point's, not t's
       if (stopped(t)) {  // v is meaningless
         if (chain_cut(t)) child.discard(t.stats);
         return;
       }
       const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
+      sp.longest = std::max(sp.longest, std::uint64_t(std::max<std::int64_t>(crit, 0)));
       const bool cut = sp.result.record(m, v, t.pv[std::size_t(ctx.ply) + 1], ctx.beta);
       sp.live_alpha.store(sp.result.alpha, std::memory_order_relaxed);
       if (cut) {
@@ -455,6 +474,7 @@ class Pool {
       sp.open = true;
       sp.workers = 1;
       sp.joins = 0;
+      sp.longest = 0;
       sp.result.start(ctx);
       sp.cutoff.store(false, std::memory_order_relaxed);
       sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);

@@ -66,10 +66,13 @@ class PoolBackend final : public BackendBase<Table> {
   SearchStats thread_stats() const override {
     SearchStats s;
     for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
+    const Thread& main = pool_.thread(0);
+    s.critical_path = std::uint64_t(std::max<std::int64_t>(std::int64_t(main.stats.nodes) + main.crit_extra, 0));
     return s;
   }
 
  private:
+  using Thread = typename Pool::Thread;
   Pool pool_;
 };
 

@@ -158,5 +158,36 @@ TEST(PvsplitYbwc, ManyShortSearches) {
   }
 }
 
+// Work W and critical path C on the split pool (pool.h, Thread::crit_extra):
+// at one thread nothing splits and C is every node; at two, C is the
+// nodes outside split points' moves plus each split point's longest move,
+// so 0 < C < W once anything split.
+TEST(SplitPool, WorkAndCriticalPath) {
+  int searched = 0;
+  for (const char* name : {"ybwc", "dts"}) {
+    for (int threads : {1, 2}) {
+      BackendConfig c;
+      c.threads = threads;
+      c.set("min_split_depth", 2);
+      auto b = make_backend(name, c);
+      Observer quiet;
+      for (const Position& p : suite(2)) {
+        SearchOptions o;
+        o.limits.depth = 6;
+        const SearchStats s = b->search(p, o, quiet).stats;
+        EXPECT_GT(s.critical_path, 0u) << name << " " << p.fen();
+        if (s.splits == 0) {
+          EXPECT_EQ(s.critical_path, s.nodes) << name << " " << threads << "t " << p.fen();
+        } else {
+          EXPECT_LT(s.critical_path, s.nodes) << name << " " << p.fen();
+        }
+        if (threads == 1) EXPECT_EQ(s.splits, 0u);
+        ++searched;
+      }
+    }
+  }
+  EXPECT_EQ(searched, int(2 * 2 * suite(2).size()));
+}
+
 }  // namespace
 }  // namespace xq
