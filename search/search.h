@@ -275,15 +275,13 @@ class Search {
     std::array<Move, 32> quiets;
     int quiet_count = 0;
     // Step 7'. Split before the eldest brother (tree splitting, Mandatory
-    // Work First): the backend may take the whole move loop at once.
+    // Work First): the backend may take the whole move loop at once. Nothing
+    // is searched yet, so ctx's defaults (no best, no move searched, no
+    // pruning) are the node's state but for alpha.
     bool split_first = false;
     if constexpr (Hooks::kSplits) {
-      ctx.alpha = alpha;
-      ctx.best_value = best;
-      ctx.best_move = best_move;
-      ctx.moves_searched = 0;
-      ctx.may_prune = false;
       if (hooks_.want_split_first(w, ctx)) {
+        ctx.alpha = alpha;
         split_and_merge(w, ctx, alpha, best, best_move, searched);
         if (stopped(w)) return 0;
         split_first = true;
