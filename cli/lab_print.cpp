@@ -75,6 +75,26 @@ void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
   }
 }
 
+// APHID's counters: the master's passes over its top tree and the leaves
+// they met still guessed, per search; leaf searches and the share of them
+// that searched a depth again for another window (bad bounds).
+void print_aphid(const std::vector<lab::timing::LabSummary>& rows, int positions) {
+  bool any = false;
+  for (const lab::timing::LabSummary& r : rows) any = any || r.passes();
+  if (!any || positions <= 0) return;
+  std::printf("\nAPHID: per search (median over runs of the sums / positions), master passes,"
+              " uncertain leaves per pass, leaf searches, and the share of them re-searching a"
+              " depth for a new window\n");
+  std::printf("%-13s %-11s %3s %12s %14s %12s %10s\n", "backend", "hash", "thr", "passes",
+              "uncertain/pass", "leaves", "re-search");
+  for (const lab::timing::LabSummary& r : rows)
+    if (r.passes())
+      std::printf("%-13s %-11s %3d %12.1f %14.1f %12.1f %9.1f%%\n", r.config.backend.c_str(),
+                  r.config.hash.c_str(), r.config.threads, r.master_passes / positions,
+                  r.uncertain_leaves / r.master_passes, r.leaf_searches / positions,
+                  r.leaf_searches > 0 ? 100.0 * r.leaf_researches / r.leaf_searches : 0.0);
+}
+
 // Work W (nodes), critical path C and parallelism W / C for the backends
 // that count C, and Kuszmaul's T = a W / P + b C fitted over their runs.
 void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
@@ -135,6 +155,7 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
   print_time_shares(rows);
   print_runs_and_marks(rows);
   print_work_span(rows, fits);
+  print_aphid(rows, int(positions));
   const std::string note = lab::timing::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }

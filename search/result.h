@@ -126,6 +126,13 @@ struct SearchStats {
   Counter researches;
   Counter critical_path;
   RelaxedCounter<double> cancel_wait_seconds;
+  // APHID (aphid): passes of the master over its top tree, the leaves those
+  // passes met whose value was still a guess (summed over passes), and leaf
+  // searches by the searchers (a search of a leaf again at a depth already
+  // searched, with another window, counts in `researches` too).
+  Counter master_passes;
+  Counter uncertain_leaves;
+  Counter leaf_searches;
   // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
   // summing keeps the maximum.
   Counter seldepth;

@@ -50,6 +50,9 @@ void to_json(Json& j, const SearchStats& s) {
            {"stolen_tasks", u(s.stolen_tasks)},
            {"researches", u(s.researches)},
            {"critical_path", u(s.critical_path)},
+           {"master_passes", u(s.master_passes)},
+           {"uncertain_leaves", u(s.uncertain_leaves)},
+           {"leaf_searches", u(s.leaf_searches)},
            {"cancel_wait_seconds", double(s.cancel_wait_seconds)}};
 }
 

@@ -60,6 +60,11 @@ void to_json(Json& j, const LabSummary& r) {
   j["cpu_share"] = r.cpu_share;
   j["contested"] = r.contested;
   if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
+  if (r.passes())
+    j["aphid"] = Json{{"master_passes", r.master_passes},
+                      {"uncertain_leaves", r.uncertain_leaves},
+                      {"leaf_searches", r.leaf_searches},
+                      {"researches", r.leaf_researches}};
 }
 
 void to_json(Json& j, const WorkSpanFit& f) {

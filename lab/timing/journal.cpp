@@ -52,8 +52,8 @@ constexpr CounterField kCounters[] = {
     {"predicted_cut", &SearchStats::predicted_cut},
     {"prediction_held", &SearchStats::prediction_held},
     {"seldepth", &SearchStats::seldepth}};
-// The modern profile's, the task backends' and the split-before-eldest
-// policies' counters: journals written before them lack them (read as 0).
+// The modern profile's, the task backends', the split-before-eldest
+// policies' and APHID's counters: journals written before them lack them (read as 0).
 constexpr CounterField kSelectivity[] = {
     {"reductions", &SearchStats::reductions},
     {"reduction_researches", &SearchStats::reduction_researches},
@@ -64,7 +64,10 @@ constexpr CounterField kSelectivity[] = {
     {"stolen_tasks", &SearchStats::stolen_tasks},
     {"researches", &SearchStats::researches},
     {"critical_path", &SearchStats::critical_path},
-    {"eldest_splits", &SearchStats::eldest_splits}};
+    {"eldest_splits", &SearchStats::eldest_splits},
+    {"master_passes", &SearchStats::master_passes},
+    {"uncertain_leaves", &SearchStats::uncertain_leaves},
+    {"leaf_searches", &SearchStats::leaf_searches}};
 
 struct SecondsField {
   const char* name;

@@ -16,6 +16,7 @@ struct Sums {
   std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
   std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
   std::vector<double> critical_path;  // per run
+  std::vector<double> passes, uncertain, leaves, researches;  // per run (aphid)
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
   int agree = 0, searches = 0;
@@ -35,7 +36,11 @@ const CounterSum kCounterSums[] = {
     {&Sums::reprobes, &SearchStats::cutoff_reprobes},
     {&Sums::underflows, &SearchStats::mark_underflows},
     {&Sums::leaks, &SearchStats::mark_leaks},
-    {&Sums::critical_path, &SearchStats::critical_path}};
+    {&Sums::critical_path, &SearchStats::critical_path},
+    {&Sums::passes, &SearchStats::master_passes},
+    {&Sums::uncertain, &SearchStats::uncertain_leaves},
+    {&Sums::leaves, &SearchStats::leaf_searches},
+    {&Sums::researches, &SearchStats::researches}};
 
 std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
@@ -122,6 +127,10 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   o.mark_underflows = common::median(x.underflows);
   o.mark_leaks = common::median(x.leaks);
   o.critical_path = common::median(x.critical_path);
+  o.master_passes = common::median(x.passes);
+  o.uncertain_leaves = common::median(x.uncertain);
+  o.leaf_searches = common::median(x.leaves);
+  o.leaf_researches = common::median(x.researches);
   o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;

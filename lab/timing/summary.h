@@ -93,6 +93,10 @@ struct LabSummary {
   // parallelism W / C with W = nodes (summed over positions).
   double critical_path = 0, parallelism = 0;
   bool has_span() const { return critical_path > 0; }
+  // APHID (aphid): median over runs of the summed master passes, uncertain
+  // leaves met by them, leaf searches and leaf re-searches (bad bounds).
+  double master_passes = 0, uncertain_leaves = 0, leaf_searches = 0, leaf_researches = 0;
+  bool passes() const { return master_passes > 0; }
 };
 
 // Kuszmaul's model of a task-parallel search's time, T = a W / P + b C,

@@ -67,7 +67,8 @@ void search_and_check(Backend& b, const Position& root, const SearchOptions& o, 
   t.iterations += scores.iterations;
   t.bad_tt_moves += r.stats.bad_tt_moves;
   t.tt_rejected += r.stats.tt_rejected;
-  t.splits += r.stats.splits + r.stats.busy_answers;
+  // Parallel work met: split points, busy marks, APHID's leaves.
+  t.splits += r.stats.splits + r.stats.busy_answers + r.stats.leaf_searches;
   if (r.stats.critical_path > 0) t.spread += r.stats.nodes - r.stats.critical_path;
   EXPECT_TRUE(r.completed) << label << " " << root.fen();
   EXPECT_GT(scores.iterations, 0) << label << " " << root.fen();

@@ -71,6 +71,8 @@ struct Reach {
   // (nodes over the critical path) it must show.
   std::uint64_t wasted_nodes = 0;
   double parallelism = 0;
+  // APHID: leaves searched, and the master's passes over its top tree.
+  std::uint64_t leaf_searches = 0, master_passes = 0;
 };
 const Reach& expected_reach(const std::string& backend) {
   static const std::map<std::string, Reach> kReach = {
@@ -89,6 +91,10 @@ const Reach& expected_reach(const std::string& backend) {
       // UIDPABS: shares on every thread (its full-window restart depends on
       // the positions, not the schedule: root_backends_test.cpp asserts it).
       {"uidpabs", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.5}},
+      // APHID: nothing splits; the top tree's leaves are searched (half of
+      // them by the helpers, to whom they are dealt) and passed over again
+      // as results come in (each search from depth 4 on: several passes).
+      {"aphid", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 50, 50}},
   };
   const auto it = kReach.find(backend);
   if (it == kReach.end()) {
@@ -109,12 +115,14 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   const std::string pair = backend + "/" + scheme;
   std::printf("[ reach    ] %-20s splits %" PRIu64 " joins %" PRIu64 " aborts %" PRIu64
               " nested %" PRIu64 " master %" PRIu64 " busy %" PRIu64 " deferred %" PRIu64
-              " stolen %" PRIu64 " re-searched %" PRIu64 " wasted %" PRIu64 " W/C %.2f\n",
+              " stolen %" PRIu64 " re-searched %" PRIu64 " wasted %" PRIu64 " W/C %.2f"
+              " leaves %" PRIu64 " passes %" PRIu64 "\n",
               pair.c_str(), std::uint64_t(s.splits), std::uint64_t(s.joins),
               std::uint64_t(s.aborts), std::uint64_t(s.nested_joins),
               std::uint64_t(s.master_joins), std::uint64_t(s.busy_answers),
               std::uint64_t(s.deferred_searches), std::uint64_t(s.stolen_tasks),
-              std::uint64_t(s.researches), std::uint64_t(s.wasted_nodes), parallelism(s));
+              std::uint64_t(s.researches), std::uint64_t(s.wasted_nodes), parallelism(s),
+              std::uint64_t(s.leaf_searches), std::uint64_t(s.master_passes));
   EXPECT_GE(s.splits, r.splits) << pair;
   EXPECT_GE(s.joins, r.joins) << pair;
   EXPECT_GE(s.aborts, r.aborts) << pair;
@@ -126,6 +134,8 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   EXPECT_GE(s.researches, r.researches) << pair;
   EXPECT_GE(s.wasted_nodes, r.wasted_nodes) << pair;
   if (r.parallelism > 0) EXPECT_GE(parallelism(s), r.parallelism) << pair;
+  EXPECT_GE(s.leaf_searches, r.leaf_searches) << pair;
+  EXPECT_GE(s.master_passes, r.master_passes) << pair;
 }
 
 struct Pair {
