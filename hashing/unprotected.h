@@ -6,8 +6,12 @@
 // silent), but the *pair* tears: a reader can see a new key with the old data
 // while a writer is between its two stores, and two writers racing on one slot
 // can leave key A beside data B for good. Such an entry is accepted as a hit
-// for the wrong position — a corrupt move, score and bound. Nothing is detected
-// (torn_detected stays 0); the cost is the lowest of all shared schemes: two
+// for the wrong position — a corrupt move, score and bound. The scheme checks
+// nothing (a loaded slot is never flagged torn); the only torn entries counted
+// are those the bucket array notices for every scheme, a key that does not
+// belong in its bucket (a reader that meets an empty slot's key 0 beside a
+// writer's new data, say), and such slots are never returned, so the count is
+// a small lower bound. The cost is the lowest of all shared schemes: two
 // plain stores, two plain loads, no extra arithmetic. Never use it for real
 // searches; it exists to measure how often tearing happens.
 #pragma once

@@ -68,6 +68,29 @@ TEST(HashPacking, BucketsAreOneCacheLine) {
   EXPECT_EQ(alignof(UnprotectedLayout::Bucket), kCacheLine);
 }
 
+// The unprotected scheme checks nothing: a key beside another entry's data
+// (what two racing writers leave behind) loads as a whole, unflagged slot,
+// while the xor scheme flags the same mix.
+TEST(HashPacking, UnprotectedLayoutFlagsNoMixAndXorDoes) {
+  const TTData a = stress_payload(test_key(1)), b = stress_payload(test_key(2));
+  UnprotectedLayout::Bucket ub{};
+  UnprotectedLayout::save(ub, 0, test_key(1), packed::pack(a, 0));
+  UnprotectedLayout::Bucket other{};
+  UnprotectedLayout::save(other, 0, test_key(2), packed::pack(b, 0));
+  ub.words[1].store(other.words[1].load());  // key 1 beside entry 2's data
+  const LoadedSlot u = UnprotectedLayout::load(ub, 0);
+  EXPECT_FALSE(u.torn);
+  EXPECT_EQ(u.key, test_key(1));
+  EXPECT_EQ(packed::unpack(u.data), b);
+
+  XorLayout::Bucket xb{}, xo{};
+  XorLayout::save(xb, 0, test_key(1), packed::pack(a, 0));
+  XorLayout::save(xo, 0, test_key(2), packed::pack(b, 0));
+  xb.words[1].store(xo.words[1].load());
+  const LoadedSlot x = XorLayout::load(xb, 0);
+  EXPECT_TRUE(x.torn || x.key != test_key(1));
+}
+
 TEST(HashPacking, StressPayloadIsAFunctionOfTheKey) {
   EXPECT_EQ(stress_payload(test_key(1)), stress_payload(test_key(1)));
   int equal = 0;

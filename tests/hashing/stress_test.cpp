@@ -200,7 +200,9 @@ TEST(HashStressUnprotected, StressToolCatchesCorruption) {
       c, hunt_budget(), [](const Raced& s) { return s.total.corrupt_accepted > 0; });
   RecordProperty("ops_until_corruption", std::to_string(r.total.ops));
   EXPECT_GT(r.overlapping, 0u);
-  EXPECT_EQ(r.total.torn_detected, 0u);  // it detects nothing by construction
+  // torn_detected is not asserted: the scheme flags nothing (UnprotectedLayout
+  // test in schemes_test.cpp), but the bucket array's foreign-key count, common
+  // to every scheme, can see a reader's key 0 beside a writer's new data.
   EXPECT_GT(r.total.corrupt_accepted, 0u)
       << "no corrupt entry accepted in " << r.total.ops << " ops (" << r.overlapping
       << " overlapping, " << r.total.seconds << " s)";
