@@ -39,7 +39,7 @@ namespace {
 // default comparison (serial + two backends at 1 and 2 threads) stays under
 // ten minutes; measured in docs/journal/2026-11-22.md (lab runner), the current
 // running time of the default lab is in docs/RESULTS.md. Depth 9 would take ~3x that.
-constexpr Depth kDefaultDepth = 8;
+constexpr Depth kDefaultLabDepth = 8;
 constexpr int kDefaultRuns = 3;
 
 // Off a terminal, a progress line at least this often (seconds).
@@ -49,18 +49,18 @@ struct LabArgs {
   std::string suite = lab::common::default_suite_path(), csv, json_file, journal;
   std::vector<std::string> backends, hash{"xor"}, params;
   std::vector<int> threads{1, 2};
-  int depth = kDefaultDepth, runs = kDefaultRuns;
+  int depth = kDefaultLabDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
   bool json = false, quiet = false, resume = false;
   SimArgs sim;  // --simulate (lab/timing/simulation.h)
   std::string profile = "thesis";
 };
 
-std::atomic<bool> g_stop{false};
+std::atomic<bool> g_lab_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-extern "C" void on_lab_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
+extern "C" void on_lab_signal(int) { g_lab_stop.store(true, std::memory_order_relaxed); }
 
-// SIGINT and SIGTERM set g_stop while the lab runs. After an interruption
+// SIGINT and SIGTERM set g_lab_stop while the lab runs. After an interruption
 // the flag-only handlers stay until the process ends: a second signal
 // (timeout(1) forwards one to the child and another to its process group;
 // Ctrl-C pressed twice) must not kill the process while it says what is
@@ -68,12 +68,12 @@ extern "C" void on_lab_signal(int) { g_stop.store(true, std::memory_order_relaxe
 class StopOnSignal {
  public:
   StopOnSignal() {
-    g_stop.store(false);
+    g_lab_stop.store(false);
     int_ = std::signal(SIGINT, on_lab_signal);
     term_ = std::signal(SIGTERM, on_lab_signal);
   }
   ~StopOnSignal() {
-    if (g_stop.load()) return;
+    if (g_lab_stop.load()) return;
     std::signal(SIGINT, int_);
     std::signal(SIGTERM, term_);
   }
@@ -184,7 +184,7 @@ int run(const LabArgs& a) {
   const std::string journal = journal_path(a);
   lab::timing::LabResume resume;
   resume.done = journal_start(a, journal, s, suite);
-  resume.stop = &g_stop;
+  resume.stop = &g_lab_stop;
   std::optional<lab::timing::JournalWriter> writer;
   if (!journal.empty()) {
     try {
@@ -231,7 +231,7 @@ int run(const LabArgs& a) {
     runs = lab::timing::run_lab(s, suite, cb, resume);
   }
   progress.finish();
-  if (g_stop.load()) interrupted(text, s, suite.size(), runs, writer ? journal : "");
+  if (g_lab_stop.load()) interrupted(text, s, suite.size(), runs, writer ? journal : "");
   const std::vector<lab::timing::LabSummary> rows = lab::timing::summarise(s, suite.size(), runs);
   if (a.json || !a.json_file.empty()) {
     const Json doc =

@@ -15,7 +15,7 @@
 namespace xq::cli {
 namespace {
 
-constexpr Depth kDefaultDepth = 6;
+constexpr Depth kDefaultSearchDepth = 6;
 
 struct SearchArgs {
   std::string fen, algo = "pvs", features, profile = "thesis";
@@ -56,7 +56,7 @@ SearchOptions search_options(const SearchArgs& a) {
   opt.limits.depth = Depth(a.depth);
   opt.limits.movetime_ms = a.movetime;
   opt.limits.nodes = a.nodes;
-  if (!a.depth && !a.movetime && !a.nodes) opt.limits.depth = kDefaultDepth;
+  if (!a.depth && !a.movetime && !a.nodes) opt.limits.depth = kDefaultSearchDepth;
   opt.algorithm = parse_algorithm(a.algo);
   opt.features = search_features(a.profile, a.features);
   opt.exact = a.exact;

@@ -7,15 +7,15 @@
 namespace xq::cli {
 namespace {
 
-std::atomic<bool> g_stop{false};
+std::atomic<bool> g_match_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
-extern "C" void on_match_sigint(int) { g_stop.store(true, std::memory_order_relaxed); }
+extern "C" void on_match_sigint(int) { g_match_stop.store(true, std::memory_order_relaxed); }
 
 }  // namespace
 
 lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
                                                const std::string& prefix) {
-  g_stop.store(false);
+  g_match_stop.store(false);
   const auto previous = std::signal(SIGINT, on_match_sigint);
   lab::games::MatchResult r;
   try {
@@ -24,7 +24,7 @@ lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& co
         [&prefix](const std::string& line) {
           std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
         },
-        &g_stop);
+        &g_match_stop);
   } catch (...) {
     std::signal(SIGINT, previous);
     throw;
@@ -33,7 +33,7 @@ lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& co
   // second SIGINT (timeout(1) sends one to the child and another to its
   // process group; Ctrl-C pressed twice) must not kill the process while it
   // writes its summary and files.
-  if (!g_stop.load()) std::signal(SIGINT, previous);
+  if (!g_match_stop.load()) std::signal(SIGINT, previous);
   return r;
 }
 

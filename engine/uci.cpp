@@ -9,7 +9,7 @@
 namespace xq {
 namespace {
 
-std::string option_line(const OptionSpec& s) {
+std::string uci_option_line(const OptionSpec& s) {
   std::string l = "option name " + s.name + " type ";
   switch (s.type) {
     case OptionType::Spin:
@@ -30,7 +30,7 @@ std::string score_text(const SearchResult& r) {
   return "cp " + std::to_string(r.score);
 }
 
-std::string info_line(const SearchResult& r) {
+std::string uci_info_line(const SearchResult& r) {
   const auto ms = std::int64_t(r.seconds * 1000.0);
   std::string l = "info depth " + std::to_string(r.depth) +
                   " seldepth " + std::to_string(std::max<std::uint64_t>(std::uint64_t(r.depth), r.stats.seldepth)) +
@@ -69,7 +69,7 @@ class Uci final : public Dialect {
   void identify() {
     out_.line("id name xqlab");
     out_.line("id author the xqlab authors");
-    for (const OptionSpec& s : current_options(engine_)) out_.line(option_line(s));
+    for (const OptionSpec& s : current_options(engine_)) out_.line(uci_option_line(s));
     out_.line("uciok");
   }
 
@@ -131,7 +131,7 @@ class Uci final : public Dialect {
     const GoLimits limits = parse_go(w, remarks);
     for (const std::string& r : remarks) out_.line("info string " + one_line(r));
     SearchCallbacks cb;
-    cb.on_iteration = [this](const SearchResult& r) { out_.line(info_line(r)); };
+    cb.on_iteration = [this](const SearchResult& r) { out_.line(uci_info_line(r)); };
     cb.on_info = [this](std::string_view text) { out_.line("info string " + one_line(text)); };
     cb.on_bestmove = [this](const SearchResult& r) {
       if (!r.best_move) return out_.line("bestmove (none)");

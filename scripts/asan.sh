@@ -11,7 +11,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build-asan}"
 "$root/scripts/deps.sh" sanitize
 CXX=clang++-14 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF >/dev/null
+  -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 # The unit label needs the test binaries and the xqlab binary (the CLI tests
 # run it); the benchmarks are not tests and are not built here.
 cmake --build "$dir" -j"$(nproc)" --target xqlab test_board test_hashing test_search \

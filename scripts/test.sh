@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$root/build-test"
-XQLAB_DEPS_PROFILE=test "$root/scripts/build.sh" "$dir" -DXQLAB_LTO=OFF
+XQLAB_DEPS_PROFILE=test "$root/scripts/build.sh" "$dir" -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON
 labels="${XQLAB_TEST_LABELS:-unit|slow|stress}"
 # As many at a time as there are cores: no test asserts a speed (benchmarks
 # do), and the suites that run more threads than cores were written for a

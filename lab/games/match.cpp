@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "lab/common/text.h"
 #include "lab/games/player.h"
 
 namespace xq::lab::games {
@@ -95,11 +96,7 @@ bool load_results(const MatchConfig& c, std::vector<PairingResult>& pairings) {
   return true;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v == 0 ? 0.0 : v);  // no "-0.0"
-  return buf;
-}
+using common::fmt;
 
 std::string progress_line(const MatchResult& m, const PairingResult& p, const MatchConfig& c) {
   const Wdl w = wdl_of(p.scores);

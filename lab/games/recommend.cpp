@@ -5,6 +5,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "lab/common/text.h"
+
 namespace xq::lab::games {
 namespace {
 
@@ -19,11 +21,7 @@ std::vector<GameScore> flipped(const std::vector<GameScore>& s) {
   return out;
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v == 0 ? 0.0 : v);  // no "-0.0"
-  return buf;
-}
+using common::fmt;
 
 void add_rows(const Json& j, std::vector<LabFigures>& out) {
   if (!j.is_object() || !j.contains("results")) return;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "lab/common/text.h"
+
 namespace xq::lab::games {
 namespace {
 
@@ -31,11 +33,7 @@ const char* measure_name(Measure m) {
   return "?";
 }
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v == 0 ? 0.0 : v);
-  return buf;
-}
+using common::fmt;
 
 std::string elo_text(const std::optional<common::EloEstimate>& e) {
   if (!e) return "-";

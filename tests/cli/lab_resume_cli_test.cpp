@@ -12,14 +12,11 @@
 #include <vector>
 
 #include "tests/support/run_xqlab.h"
+#include "tests/support/files.h"
 
 namespace {
 
 using xq::test::XqlabRun;
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_resume_" + std::to_string(::getpid()) + "_" + name;
-}
 
 bool exists(const std::string& path) {
   struct stat st {};
@@ -54,7 +51,7 @@ void expect_same_searches(const nlohmann::json& a, const nlohmann::json& b) {
 }
 
 TEST(CliLabResume, InterruptedRunKeepsItsSearchesAndResumesToTheSameTable) {
-  const std::string part = temp_path("part.json"), whole = temp_path("whole.json");
+  const std::string part = xq::test::temp_path("resume", "part.json"), whole = xq::test::temp_path("resume", "whole.json");
   const std::string journal = part + ".journal";
   xq::test::RunLimits limits;
   limits.interrupt_after_first_line = true;
@@ -88,7 +85,7 @@ TEST(CliLabResume, InterruptedRunKeepsItsSearchesAndResumesToTheSameTable) {
 }
 
 TEST(CliLabResume, ResumeRefusesAJournalOfOtherSettings) {
-  const std::string json = temp_path("other.json");
+  const std::string json = xq::test::temp_path("resume", "other.json");
   const XqlabRun first = xq::test::run_xqlab(
       {"lab", "--backends", "serial", "--threads", "1", "--depth", "2", "--runs", "1",
        "--json-file", json});

@@ -19,7 +19,7 @@ using nlohmann::json;
 using xq::test::count_lines;
 using xq::test::XqlabRun;
 
-XqlabRun xqlab(const std::vector<std::string>& args) { return xq::test::run_xqlab(args); }
+using xq::test::xqlab;
 
 // Whether `move` (ICCS) is legal from `fen` and leaves the opponent mated.
 bool mates(const std::string& fen, const std::string& move) {

@@ -16,7 +16,7 @@ using nlohmann::json;
 using xq::test::count_lines;
 using xq::test::XqlabRun;
 
-XqlabRun xqlab(const std::vector<std::string>& args) { return xq::test::run_xqlab(args); }
+using xq::test::xqlab;
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + "xqlab_" + std::to_string(::getpid()) + "_" + name;

@@ -22,7 +22,7 @@ using CountingSchemes =
     ::testing::Types<SpinlockTable, MutexTable, TbbSpinTable, XorTable, SandwichTable,
                      UnprotectedTable>;
 using LockedSchemes = ::testing::Types<SpinlockTable, MutexTable, TbbSpinTable>;
-using LocklessSchemes = ::testing::Types<XorTable, SandwichTable, UnprotectedTable>;
+using MarkLocklessSchemes = ::testing::Types<XorTable, SandwichTable, UnprotectedTable>;
 
 StressConfig marks_config(int threads, std::uint64_t ops, std::size_t entries) {
   StressConfig c;
@@ -91,7 +91,7 @@ TYPED_TEST(StressMarksLocked, LoseNoUpdateWhileThreadsContend) {
 
 template <class Table>
 class StressMarksLockless : public ::testing::Test {};
-TYPED_TEST_SUITE(StressMarksLockless, LocklessSchemes, SchemeName);
+TYPED_TEST_SUITE(StressMarksLockless, MarkLocklessSchemes, SchemeName);
 
 // What a race does to the lockless marks is measured, not asserted; the
 // accounting still has to be consistent with the table.

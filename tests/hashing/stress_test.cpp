@@ -170,8 +170,8 @@ TYPED_TEST(HashStress, CountersMatchTheOperations) {
 // within well under a second of racing on an idle 2-core machine.
 template <class Table>
 class HashStressLockless : public ::testing::Test {};
-using LocklessSchemes = ::testing::Types<XorTable, SandwichTable>;
-TYPED_TEST_SUITE(HashStressLockless, LocklessSchemes, SchemeName);
+using TornSchemes = ::testing::Types<XorTable, SandwichTable>;
+TYPED_TEST_SUITE(HashStressLockless, TornSchemes, SchemeName);
 
 TYPED_TEST(HashStressLockless, SeesAndRejectsTornEntries) {
   if (!can_race()) GTEST_SKIP() << "one hardware thread: two threads never run at once";

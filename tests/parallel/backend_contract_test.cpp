@@ -224,7 +224,7 @@ double stop_latency_ms(Backend& b, const Position& pos, std::chrono::millisecond
 // A stop must end an unlimited search; the bound only separates "ended"
 // from "hangs" (a loaded 2-core machine, or ThreadSanitizer, can deschedule
 // a thread for tens of milliseconds). The latency is printed for the log.
-constexpr double kNoHangMs = 5000.0;
+constexpr double kContractNoHangMs = 5000.0;
 
 void expect_stop_ends_search(const std::string& name, int threads, int trials) {
   auto b = build(name, "xor", threads, 16);
@@ -233,7 +233,7 @@ void expect_stop_ends_search(const std::string& name, int threads, int trials) {
     worst = std::max(worst, stop_latency_ms(*b, Position(), std::chrono::milliseconds(20 + 7 * i)));
     b->clear();
   }
-  EXPECT_LE(worst, kNoHangMs) << name << " threads " << threads;
+  EXPECT_LE(worst, kContractNoHangMs) << name << " threads " << threads;
   std::printf("[ stop     ] %-8s threads %d: worst %.2f ms over %d stops\n", name.c_str(),
               threads, worst, trials);
 }

@@ -23,7 +23,7 @@ std::string name_of(const ::testing::TestParamInfo<std::string>& i) {
   return s;
 }
 
-std::unique_ptr<Backend> build(const std::string& name, int threads) {
+std::unique_ptr<Backend> profile_backend(const std::string& name, int threads) {
   BackendConfig c;
   c.threads = threads;
   c.hash_mib = 4;
@@ -40,7 +40,7 @@ TEST_P(ModernExact, EqualsTheStoredSerialValueAtDepth4) {
   Observer quiet;
   int searched = 0;
   for (int threads : {2, 3}) {
-    auto b = build(GetParam(), threads);
+    auto b = profile_backend(GetParam(), threads);
     for (std::size_t i = 0; i < ps.size(); ++i) {
       SearchOptions o = test::exact_options(4);
       o.features = Features::modern();
@@ -65,7 +65,7 @@ class StressModern : public ::testing::TestWithParam<std::string> {};
 TEST_P(StressModern, CompletesWithALegalMoveAndPrunes) {
   const auto suite = lab::common::load_suite(lab::common::data_dir() + "/middlegames.csv");
   ASSERT_GE(suite.size(), 2u);
-  auto b = build(GetParam(), 3);
+  auto b = profile_backend(GetParam(), 3);
   Observer quiet;
   SearchStats sum;
   int searched = 0;

@@ -114,7 +114,7 @@ TEST(PvsplitYbwc, AlphaBetaAndMtdfEqualSerial) {
 // How fast a stop ends a search is a benchmark figure (bench_split's
 // BM_StopLatency); a test on a loaded 2-core machine can only tell "ended"
 // from "hangs".
-constexpr double kNoHangMs = 5000.0;
+constexpr double kSplitNoHangMs = 5000.0;
 
 TEST(PvsplitYbwc, StopEndsAnUnlimitedSearch) {
   for (const char* name : {"pvsplit", "ybwc"}) {
@@ -133,7 +133,7 @@ TEST(PvsplitYbwc, StopEndsAnUnlimitedSearch) {
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       EXPECT_TRUE(r.stopped) << name << " " << t;
       EXPECT_TRUE(bool(r.best_move)) << name << " " << t;
-      EXPECT_LT(ms, kNoHangMs) << name << " " << t;
+      EXPECT_LT(ms, kSplitNoHangMs) << name << " " << t;
     }
   }
 }

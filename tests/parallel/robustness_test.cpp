@@ -144,19 +144,29 @@ TEST_P(BackendThrow, ObserverThrowIsRethrownAndTheBackendStaysUsable) {
     for (int after : {1, 3}) {
       ThrowingObserver thrower(after);
       EXPECT_THROW(b->search(Position(), o, thrower), std::runtime_error);
+      // Whether the threads shared the work, where that can be told from
+      // the counters: the root backends spread it (the busiest thread's
+      // chain, critical_path, is not all of it), aphid's searchers searched
+      // the top tree's leaves, the split backends split or met a busy mark.
+      const auto shared_work = [&](const SearchResult& r) {
+        if (searches_root_shares(GetParam())) return r.stats.critical_path < r.stats.nodes;
+        if (GetParam() == "aphid") return r.stats.leaf_searches > 0;
+        return r.stats.splits + r.stats.busy_answers > 0;
+      };
+      const bool check_sharing = b->config().threads > 1 && !shares_table_only(GetParam());
+      // A helper that the OS does not run during a search this short (a
+      // loaded machine) cannot take part: a few more searches give it the
+      // chance, each of them held to the same depth and no stop.
       Observer quiet;
-      const SearchResult r = b->search(Position(), o, quiet);
-      EXPECT_EQ(r.depth, 5) << GetParam() << " threads " << threads;
-      EXPECT_FALSE(r.stopped);
-      if (b->config().threads > 1 && searches_root_shares(GetParam())) {
-        // The root backends' work is spread over the threads: the busiest
-        // thread's chain (critical_path) is not all of it.
-        EXPECT_LT(r.stats.critical_path, r.stats.nodes) << GetParam() << " threads " << threads;
-      } else if (b->config().threads > 1 && GetParam() == "aphid") {
-        EXPECT_GT(r.stats.leaf_searches, 0u);  // the searchers searched the top tree's leaves
-      } else if (b->config().threads > 1 && !shares_table_only(GetParam())) {
-        EXPECT_GT(r.stats.splits + r.stats.busy_answers, 0u);  // split, or met on a busy mark
+      bool shared = false;
+      for (int attempt = 0; attempt < 5 && !shared; ++attempt) {
+        const SearchResult r = b->search(Position(), o, quiet);
+        EXPECT_EQ(r.depth, 5) << GetParam() << " threads " << threads;
+        EXPECT_FALSE(r.stopped);
+        shared = !check_sharing || shared_work(r);
       }
+      EXPECT_TRUE(shared) << GetParam() << " threads " << threads
+                          << ": no sign of shared work in five searches";
       ++cases;
     }
     const Clock::time_point t0 = Clock::now();

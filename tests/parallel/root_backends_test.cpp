@@ -10,7 +10,7 @@
 //    node for node;
 //  * UIDPABS: every thread deepens its own share (the critical path is
 //    shorter than the work), the full-window restart after every share
-//    failed low happens on the same positions whatever the thread count
+//    failed low happens on the same root_positions whatever the thread count
 //    (it depends only on the root value and the depth-2 value), and a
 //    search by time returns the best report as a legal line; its choice of
 //    report (uidpabs::choose) keeps a share whose last iteration failed low
@@ -27,14 +27,14 @@
 namespace xq {
 namespace {
 
-std::unique_ptr<Backend> build(const std::string& name, int threads) {
+std::unique_ptr<Backend> root_backend(const std::string& name, int threads) {
   BackendConfig c;
   c.threads = threads;
   c.hash_mib = 1;
   return make_backend(name, c);
 }
 
-const std::vector<Position>& positions() {
+const std::vector<Position>& root_positions() {
   static const std::vector<Position> ps = test::contract_positions(4);
   return ps;
 }
@@ -42,12 +42,12 @@ const std::vector<Position>& positions() {
 TEST(Aspiration, OneThreadIsSerialWithoutAspirationWindows) {
   Observer quiet;
   int compared = 0;
-  for (const Position& p : positions()) {
+  for (const Position& p : root_positions()) {
     SearchOptions o;
     o.limits.depth = 5;
     o.features.aspiration = false;
-    auto serial = build("serial", 1);
-    auto asp = build("aspiration", 1);
+    auto serial = root_backend("serial", 1);
+    auto asp = root_backend("aspiration", 1);
     const SearchResult a = serial->search(p, o, quiet);
     const SearchResult b = asp->search(p, o, quiet);
     EXPECT_EQ(b.stats.nodes, a.stats.nodes) << p.fen();
@@ -57,15 +57,15 @@ TEST(Aspiration, OneThreadIsSerialWithoutAspirationWindows) {
     EXPECT_EQ(b.stats.wasted_nodes, 0u);
     ++compared;
   }
-  EXPECT_EQ(compared, int(positions().size()));
+  EXPECT_EQ(compared, int(root_positions().size()));
 }
 
 TEST(Aspiration, OneWindowHoldsTheValueAndTheOthersAreWasted) {
   Observer quiet;
   for (int threads : {2, 3, 4}) {
-    auto b = build("aspiration", threads);
+    auto b = root_backend("aspiration", threads);
     std::uint64_t nodes = 0, chain = 0, wasted = 0, researches = 0;
-    for (const Position& p : positions()) {
+    for (const Position& p : root_positions()) {
       const SearchResult r = b->search(p, test::exact_options(5), quiet);
       nodes += r.stats.nodes;
       chain += r.stats.critical_path;
@@ -84,9 +84,9 @@ TEST(Uidpabs, SharesDeepenApartAndRestartsDependOnlyOnTheValues) {
   Observer quiet;
   std::vector<std::uint64_t> restarts;
   for (int threads : {1, 2, 3}) {
-    auto b = build("uidpabs", threads);
+    auto b = root_backend("uidpabs", threads);
     std::uint64_t nodes = 0, chain = 0, n = 0;
-    for (const Position& p : positions()) {
+    for (const Position& p : root_positions()) {
       const SearchResult r = b->search(p, test::exact_options(5), quiet);
       nodes += r.stats.nodes;
       chain += r.stats.critical_path;
@@ -139,10 +139,10 @@ TEST(Uidpabs, ChoiceByTimeIgnoresSharesWhoseLastIterationFailedLow) {
 
 TEST(Uidpabs, SearchByTimeReturnsTheBestReportAsALegalLine) {
   Observer quiet;
-  auto b = build("uidpabs", 3);
+  auto b = root_backend("uidpabs", 3);
   int searched = 0;
-  for (std::size_t i = 0; i < positions().size(); i += 6) {
-    const Position& root = positions()[i];
+  for (std::size_t i = 0; i < root_positions().size(); i += 6) {
+    const Position& root = root_positions()[i];
     SearchOptions o;
     o.limits.movetime_ms = 150;
     const SearchResult r = b->search(root, o, quiet);
@@ -157,7 +157,7 @@ TEST(Uidpabs, SearchByTimeReturnsTheBestReportAsALegalLine) {
     }
     ++searched;
   }
-  EXPECT_EQ(searched, int((positions().size() + 5) / 6));
+  EXPECT_EQ(searched, int((root_positions().size() + 5) / 6));
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 namespace xq {
 namespace {
 
-std::vector<Position> openings(std::size_t n) {
+std::vector<Position> shared_openings(std::size_t n) {
   std::vector<Position> out;
   for (const test::CsvRecord& rec : test::read_csv(test::openings_csv_path())) {
     Position p;
@@ -110,7 +110,7 @@ std::unique_ptr<Backend> simple(int threads, const std::string& hash = "xor") {
   return make_backend("abdada-simple", c);
 }
 
-// Depth 7 at 2 threads on real openings: the threads meet at nodes of depth
+// Depth 7 at 2 threads on real shared_openings: the threads meet at nodes of depth
 // >= 3, so moves get deferred; every mark is gone after each search.
 void expect_deferrals(int threads, Depth depth, std::size_t positions) {
   auto b = simple(threads);
@@ -119,7 +119,7 @@ void expect_deferrals(int threads, Depth depth, std::size_t positions) {
   o.limits.depth = depth;
   std::uint64_t deferrals = 0, deferred_searches = 0;
   std::size_t ran = 0;
-  for (const Position& p : openings(positions)) {
+  for (const Position& p : shared_openings(positions)) {
     const SearchResult r = b->search(p, o, quiet);
     EXPECT_EQ(r.depth, depth);
     EXPECT_EQ(r.stats.mark_leaks, 0u) << p.fen();
@@ -141,7 +141,7 @@ TEST(AbdadaSimple, OneThreadNeverDefers) {
   Observer quiet;
   SearchOptions o;
   o.limits.depth = 6;
-  const SearchResult r = b->search(openings(1)[0], o, quiet);
+  const SearchResult r = b->search(shared_openings(1)[0], o, quiet);
   EXPECT_EQ(r.stats.deferrals, 0u);
   EXPECT_EQ(r.stats.busy_answers, 0u);
   EXPECT_EQ(r.stats.mark_leaks, 0u);
@@ -326,7 +326,7 @@ TEST(LazySmp, ParametersAndVotingSearch) {
   SearchOptions o;
   o.limits.movetime_ms = 100;
   Observer quiet;
-  const Position root = openings(1)[0];
+  const Position root = shared_openings(1)[0];
   const SearchResult r = b->search(root, o, quiet);
   EXPECT_TRUE(r.completed);
   Position p = root;

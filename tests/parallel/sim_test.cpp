@@ -42,7 +42,7 @@ Simulated simulate(Backend& b, const Position& pos, const SearchOptions& o, int 
   return out;
 }
 
-std::unique_ptr<Backend> build(const std::string& name, int threads, const std::string& scheme = "") {
+std::unique_ptr<Backend> sim_backend(const std::string& name, int threads, const std::string& scheme = "") {
   BackendConfig c;
   c.threads = threads;
   c.hash_mib = 1;
@@ -51,7 +51,7 @@ std::unique_ptr<Backend> build(const std::string& name, int threads, const std::
   return make_backend(name, c);
 }
 
-SearchOptions depth_options(Depth d) {
+SearchOptions sim_depth(Depth d) {
   SearchOptions o;
   o.limits.depth = d;
   return o;
@@ -69,14 +69,14 @@ const std::vector<Position>& sample_positions() {
 TEST(SimMachine, OneThreadChangesNothingForEveryBackend) {
   int compared = 0;
   for (const Position& p : sample_positions()) {
-    auto serial = build("serial", 1);
+    auto serial = sim_backend("serial", 1);
     Observer quiet;
-    const SearchResult ref = serial->search(p, depth_options(6), quiet);
+    const SearchResult ref = serial->search(p, sim_depth(6), quiet);
     for (const std::string& name : backend_names()) {
-      auto real = build(name, 1);
-      const SearchResult r = real->search(p, depth_options(6), quiet);
-      auto simulated = build(name, 1);
-      const Simulated s = simulate(*simulated, p, depth_options(6), 1);
+      auto real = sim_backend(name, 1);
+      const SearchResult r = real->search(p, sim_depth(6), quiet);
+      auto simulated = sim_backend(name, 1);
+      const Simulated s = simulate(*simulated, p, sim_depth(6), 1);
       EXPECT_EQ(s.result.stats.nodes, r.stats.nodes) << name << " " << p.fen();
       EXPECT_EQ(s.result.score, r.score) << name;
       EXPECT_EQ(s.result.best_move, r.best_move) << name;
@@ -97,9 +97,9 @@ TEST(SimMachine, OneThreadChangesNothingForEveryBackend) {
 // last, uncharged quantum.
 TEST(SimMachine, OneThreadTimeIsTheNodesCost) {
   const sim::Costs costs;
-  auto b = build("serial", 1);
+  auto b = sim_backend("serial", 1);
   const Position& p = sample_positions()[0];
-  const Simulated s = simulate(*b, p, depth_options(6), 1, 0, 64);
+  const Simulated s = simulate(*b, p, sim_depth(6), 1, 0, 64);
   const SearchStats& st = s.result.stats;
   const double expect = sim::seconds(sim::Time(st.nodes - st.qnodes) * costs.node +
                                      sim::Time(st.qnodes) * costs.qnode);
@@ -115,7 +115,7 @@ TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
   int searched = 0;
   for (int threads : {2, 3, 8, 16}) {
     for (std::size_t i = 0; i < ps.size(); ++i) {
-      auto b = build(GetParam(), threads);
+      auto b = sim_backend(GetParam(), threads);
       const Simulated s = simulate(*b, ps[i], test::exact_options(4), threads);
       EXPECT_EQ(s.result.score, expected[i]) << GetParam() << " threads " << threads << " "
                                              << ps[i].fen();
@@ -125,20 +125,20 @@ TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
     }
   }
   EXPECT_EQ(searched, 16);
-  auto b = build(GetParam(), 64);
-  const Simulated s = simulate(*b, ps[0], depth_options(5), 64);
+  auto b = sim_backend(GetParam(), 64);
+  const Simulated s = simulate(*b, ps[0], sim_depth(5), 64);
   EXPECT_EQ(s.result.depth, 5) << GetParam() << " at 64 logical threads";
   EXPECT_FALSE(s.result.stopped);
 }
 
-std::string identifier(const ::testing::TestParamInfo<std::string>& info) {
+std::string sim_param_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string s = info.param;
   for (char& c : s)
     if (c == '-') c = '_';
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SimExact, ::testing::ValuesIn(backend_names()), identifier);
+INSTANTIATE_TEST_SUITE_P(All, SimExact, ::testing::ValuesIn(backend_names()), sim_param_name);
 
 struct Fingerprint {
   std::vector<std::uint64_t> counts;
@@ -149,8 +149,8 @@ struct Fingerprint {
 Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed) {
   Fingerprint f;
   for (const Position& p : sample_positions()) {
-    auto b = build(name, threads);
-    const Simulated s = simulate(*b, p, depth_options(5), threads, seed);
+    auto b = sim_backend(name, threads);
+    const Simulated s = simulate(*b, p, sim_depth(5), threads, seed);
     const SearchStats& st = s.result.stats;
     f.counts.insert(f.counts.end(), {st.nodes, st.qnodes, st.splits, st.joins, st.aborts,
                                      st.tt_hits, st.busy_answers, st.deferrals, s.switches,
@@ -219,7 +219,7 @@ TEST(StressSim, EveryBackendExactAt8LogicalThreads) {
   int searched = 0;
   for (const std::string& name : backend_names())
     for (std::size_t i = 0; i < ps.size(); ++i) {
-      auto b = build(name, 8);
+      auto b = sim_backend(name, 8);
       EXPECT_EQ(simulate(*b, ps[i], test::exact_options(4), 8).result.score, expected[i]) << name;
       ++searched;
     }
@@ -234,8 +234,8 @@ TEST(SimMachine, SplitBackendsThreadTimeIsThreadsTimesVirtualTime) {
   int checked = 0;
   for (const std::string name : {"pvsplit", "ybwc", "dts"}) {
     for (int threads : {2, 5}) {
-      auto b = build(name, threads);
-      const Simulated s = simulate(*b, sample_positions()[1], depth_options(7), threads);
+      auto b = sim_backend(name, threads);
+      const Simulated s = simulate(*b, sample_positions()[1], sim_depth(7), threads);
       const SearchStats& st = s.result.stats;
       const double parts = st.search_seconds + st.idle_seconds + st.lock_seconds + st.copy_seconds;
       EXPECT_NEAR(parts, st.span_seconds, 1e-9 * threads) << name << " " << threads;

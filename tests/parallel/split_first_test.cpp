@@ -18,7 +18,7 @@
 namespace xq {
 namespace {
 
-const std::vector<Position>& positions() {
+const std::vector<Position>& split_first_positions() {
   static const std::vector<Position> ps = test::contract_positions(4);
   return ps;
 }
@@ -42,7 +42,7 @@ const Policy kPolicies[] = {
     {"ybwc", "eldest_first", 0}, {"dts", "eldest_first", 0}, {"jamboree", "spawn", 1}};
 
 TEST(SplitFirst, EveryPolicyKeepsTheSerialValue) {
-  const std::vector<Position>& ps = positions();
+  const std::vector<Position>& ps = split_first_positions();
   const std::vector<Value>& expected = test::serial_values(ps, 4);
   int searched = 0;
   for (const Policy& k : kPolicies) {
@@ -70,7 +70,7 @@ TEST(SplitFirst, TheDefaultsWaitForTheEldestBrother) {
   int searched = 0;
   for (const Policy& k : kPolicies) {
     SearchStats sum;
-    for (const Position& p : positions()) {
+    for (const Position& p : split_first_positions()) {
       auto b = make(k.backend, 2, "xor", k.param, 1 - k.value, 2);
       Observer quiet;
       sum += b->search(p, test::exact_options(4), quiet).stats;
@@ -79,7 +79,7 @@ TEST(SplitFirst, TheDefaultsWaitForTheEldestBrother) {
     EXPECT_GT(sum.splits, 0u) << k.backend;
     EXPECT_EQ(sum.eldest_splits, 0u) << k.backend;
   }
-  EXPECT_EQ(searched, int(std::size(kPolicies) * positions().size()));
+  EXPECT_EQ(searched, int(std::size(kPolicies) * split_first_positions().size()));
 }
 
 SearchStats simulate(Backend& b, const Position& p, Depth depth, int threads) {
@@ -100,7 +100,7 @@ SearchStats simulate(Backend& b, const Position& p, Depth depth, int threads) {
 TEST(SplitFirst, SimulatedTreeSplittingSearchesMoreThanYbwc) {
   std::uint64_t tree = 0, ybwc = 0;
   int searched = 0;
-  for (const Position& p : positions()) {
+  for (const Position& p : split_first_positions()) {
     auto t = make("ybwc", 4, "xor", "eldest_first", 0, 3);
     auto y = make("ybwc", 4, "xor", "eldest_first", 1, 3);
     const SearchStats st = simulate(*t, p, 5, 4);
@@ -109,7 +109,7 @@ TEST(SplitFirst, SimulatedTreeSplittingSearchesMoreThanYbwc) {
     ybwc += simulate(*y, p, 5, 4).nodes;
     ++searched;
   }
-  EXPECT_EQ(searched, int(positions().size()));
+  EXPECT_EQ(searched, int(split_first_positions().size()));
   EXPECT_GT(tree, ybwc);
 }
 

@@ -164,4 +164,7 @@ inline void expect_one_line_error(const XqlabRun& r, const std::string& what) {
   EXPECT_EQ(r.out, "") << what;
 }
 
+// run_xqlab with the default limits, for tests that only pass arguments.
+inline XqlabRun xqlab(const std::vector<std::string>& args) { return run_xqlab(args); }
+
 }  // namespace xq::test

@@ -1,6 +1,7 @@
 // Documents replaced atomically (lab/common/files.h): the whole new text or
 // the old file, never a truncated one, and no temporary left behind.
 #include "lab/common/files.h"
+#include "tests/support/files.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -13,10 +14,6 @@
 
 namespace xq::lab::common {
 namespace {
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_files_" + std::to_string(::getpid()) + "_" + name;
-}
 
 std::string read(const std::string& path) {
   std::ifstream in(path);
@@ -31,7 +28,7 @@ bool exists(const std::string& path) {
 }
 
 TEST(LabFiles, WriteAtomicallyReplacesTheWholeFile) {
-  const std::string path = temp_path("doc.json");
+  const std::string path = xq::test::temp_path("files", "doc.json");
   std::ofstream(path) << "{\"old\": true}\n";
   const std::string text = "{\"new\": [" + std::string(100000, '1') + "]}\n";
   write_file_atomically(path, text);
@@ -43,14 +40,14 @@ TEST(LabFiles, WriteAtomicallyReplacesTheWholeFile) {
 TEST(LabFiles, AFailedWriteLeavesTheOldFileAndNoTemporary) {
   // A directory cannot be replaced by a file: the rename fails after the
   // temporary was written.
-  const std::string dir = temp_path("dir");
+  const std::string dir = xq::test::temp_path("files", "dir");
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
   std::ofstream(dir + "/inside") << "kept\n";
   EXPECT_THROW(write_file_atomically(dir, "text\n"), std::runtime_error);
   EXPECT_EQ(read(dir + "/inside"), "kept\n");
   EXPECT_FALSE(exists(dir + ".tmp"));
   // No directory for the temporary: nothing is written anywhere.
-  const std::string nowhere = temp_path("missing/doc.json");
+  const std::string nowhere = xq::test::temp_path("files", "missing/doc.json");
   try {
     write_file_atomically(nowhere, "text\n");
     ADD_FAILURE() << "no error for " << nowhere;
@@ -62,11 +59,11 @@ TEST(LabFiles, AFailedWriteLeavesTheOldFileAndNoTemporary) {
 }
 
 TEST(LabFiles, CheckWritableTouchesNothing) {
-  const std::string path = temp_path("checked.json");
+  const std::string path = xq::test::temp_path("files", "checked.json");
   check_writable(path);
   EXPECT_FALSE(exists(path));
   EXPECT_FALSE(exists(path + ".tmp"));
-  EXPECT_THROW(check_writable(temp_path("missing/doc.json")), std::runtime_error);
+  EXPECT_THROW(check_writable(xq::test::temp_path("files", "missing/doc.json")), std::runtime_error);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "lab/games/player.h"
+#include "tests/support/files.h"
 #include "tests/support/run_xqlab.h"
 #include "tests/lab/games/games_util.h"
 #include "tests/support/script_engine.h"
@@ -19,19 +20,15 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_match_" + std::to_string(::getpid()) + "_" + name;
-}
-
 // A UCI engine that answers the handshake and does `on_go` for every "go".
 std::string fake_engine(const std::string& name, const std::string& on_go) {
-  return test::script_engine(temp_path(name + ".sh"), name, on_go);
+  return test::script_engine(xq::test::temp_path("match", name + ".sh"), name, on_go);
 }
 
 // Openings with no capture possible and 110 plies already without one: every
 // game ends after 10 plies, a draw by the no-capture limit.
 std::string short_suite() {
-  const std::string path = temp_path("short.csv");
+  const std::string path = xq::test::temp_path("match", "short.csv");
   std::ofstream(path) << "name,fen\n"
                          "advisors,4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 110 60\n"
                          "advisors black,3k5/4a4/9/9/9/9/9/9/4A4/4K4 b - - 110 60\n";
@@ -128,7 +125,7 @@ int count_lines_in(const std::string& path) {
 // Two games, then the same match resumed to four: the file grows by two
 // games, the first two are not replayed, and the trace has both pairs.
 TEST(MatchRunner, ResumeAppendsTheMissingGames) {
-  const std::string results = temp_path("resume.jsonl");
+  const std::string results = xq::test::temp_path("match", "resume.jsonl");
   std::remove(results.c_str());
   int progress = 0;
   MatchConfig c = short_match(results, 2);

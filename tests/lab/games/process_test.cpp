@@ -23,16 +23,13 @@
 #include "lab/games/game.h"
 #include "lab/games/player.h"
 #include "tests/lab/games/games_util.h"
+#include "tests/support/files.h"
 #include "tests/support/script_engine.h"
 
 namespace xq::lab::games {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_process_" + std::to_string(::getpid()) + "_" + name;
-}
 
 // Orphans come to this process rather than to init (which may never reap
 // them in a container, leaving zombies that kill(pid, 0) still finds).
@@ -73,7 +70,7 @@ std::string wrapper_engine(const std::string& name, const std::string& pid_file,
   const std::string prelude = std::string(quiet_grandchild ? "sleep 1000 >/dev/null &\n"
                                                           : "sleep 1000 &\n") +
                               "echo $! > '" + pid_file + "'\n";
-  return test::script_engine(temp_path(name + ".sh"), name, on_go, prelude);
+  return test::script_engine(xq::test::temp_path("process", name + ".sh"), name, on_go, prelude);
 }
 
 using test_util::fast;
@@ -87,7 +84,7 @@ struct Forfeit {
 };
 Forfeit forfeit_with_grandchild(const std::string& name, const std::string& on_go,
                                 bool quiet_grandchild = false) {
-  const std::string pid_file = temp_path(name + ".pid");
+  const std::string pid_file = xq::test::temp_path("process", name + ".pid");
   const auto wrapper =
       make_player("uci:" + wrapper_engine(name, pid_file, on_go, quiet_grandchild), 2s);
   const pid_t grandchild = read_pid(pid_file);
@@ -115,7 +112,7 @@ TEST_F(ProcessGroups, ACrashedWrapperLeavesNoChildren) {
 }
 
 TEST_F(ProcessGroups, DestroyingAPlayerEndsItsChildren) {
-  const std::string pid_file = temp_path("idle.pid");
+  const std::string pid_file = xq::test::temp_path("process", "idle.pid");
   auto player = make_player("uci:" + wrapper_engine("idle", pid_file, "true"), 2s);
   const pid_t grandchild = read_pid(pid_file);
   ASSERT_GT(grandchild, 0);

@@ -14,13 +14,10 @@
 #include <vector>
 
 #include "lab/timing/summary.h"
+#include "tests/support/files.h"
 
 namespace xq::lab::timing {
 namespace {
-
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_journal_" + std::to_string(::getpid()) + "_" + name;
-}
 
 std::vector<common::SuiteEntry> small_suite() {
   Position other;
@@ -85,7 +82,7 @@ TEST(LabJournal, ASearchReadsBackExactly) {
 TEST(LabJournal, OtherSettingsAndBadLinesAreRefusedATornLastLineDropped) {
   const LabSettings s = small_settings();
   const std::vector<common::SuiteEntry> suite = small_suite();
-  const std::string path = temp_path("torn.journal");
+  const std::string path = xq::test::temp_path("journal", "torn.journal");
   LabRun r;
   r.result.best_move = suite[0].pos.parse_move("h2e2");
   { const JournalWriter w(path, s, suite, {r}); }
@@ -115,7 +112,7 @@ TEST(LabJournal, AResumedRunEqualsAnUninterruptedOne) {
   const std::vector<LabRun> whole = run_lab(s, suite, {});
   ASSERT_EQ(whole.size(), lab_searches(s, suite.size()));
 
-  const std::string path = temp_path("resume.journal");
+  const std::string path = xq::test::temp_path("journal", "resume.journal");
   std::atomic<bool> stop{false};
   std::vector<LabRun> first;
   {
