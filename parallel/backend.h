@@ -77,11 +77,28 @@ class Backend {
   virtual void clear() = 0;
 };
 
+// How a backend's threads divide the work, and so which counter shows that
+// they did (the suites that check every backend's parallel work read it,
+// so that a new backend needs no case of its own there).
+enum class Sharing : std::uint8_t {
+  None,    // one thread (serial)
+  Splits,  // split points or tasks: `splits` (pvsplit, ybwc, dts, jamboree)
+  Marks,   // the shared table's busy marks: `busy_answers` (abdada, abdada-simple)
+  Table,   // the shared table alone: no counter of its own (lazysmp)
+  Root,    // shares of the root: the busiest thread's nodes, `critical_path`,
+           // are not all of them (aspiration, uidpabs)
+  Leaves,  // a master's leaves searched by the others: `leaf_searches` (aphid)
+};
+// Whether `stats` of one search show the threads sharing the work the way
+// `sharing` says; false for None and Table, which no counter shows.
+bool shows_sharing(Sharing sharing, const SearchStats& stats);
+
 struct BackendInfo {
   std::string_view name;
   std::string_view summary;
   // The scheme used when the user names none (the pairing its design assumes).
   std::string_view default_hash;
+  Sharing sharing;
   // Whether the backend can run with a hash scheme.
   bool (*supports)(std::string_view scheme);
   // Builds the backend; throws std::invalid_argument on a bad configuration

@@ -27,6 +27,18 @@ const std::vector<BackendInfo>& backends() {
   return kBackends;
 }
 
+bool shows_sharing(Sharing sharing, const SearchStats& s) {
+  switch (sharing) {
+    case Sharing::Splits: return s.splits > 0;
+    case Sharing::Marks: return s.busy_answers > 0;
+    case Sharing::Root: return s.critical_path > 0 && s.critical_path < s.nodes;
+    case Sharing::Leaves: return s.leaf_searches > 0;
+    case Sharing::None:
+    case Sharing::Table: return false;
+  }
+  return false;
+}
+
 const BackendInfo& find_backend(std::string_view name) {
   std::string known;
   for (const BackendInfo& b : backends()) {

@@ -60,6 +60,10 @@ void to_json(Json& j, const LabSummary& r) {
   j["cpu_share"] = r.cpu_share;
   j["contested"] = r.contested;
   if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
+  if (r.has_abort_latency())
+    j["abort_latency"] = Json{{"cutoffs", r.aborts},
+                              {"cancel_wait_seconds", r.cancel_wait_seconds},
+                              {"mean_seconds", r.abort_latency_seconds()}};
   if (r.passes())
     j["aphid"] = Json{{"master_passes", r.master_passes},
                       {"uncertain_leaves", r.uncertain_leaves},

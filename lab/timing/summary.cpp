@@ -17,6 +17,7 @@ struct Sums {
   std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
   std::vector<double> critical_path;  // per run
   std::vector<double> passes, uncertain, leaves, researches;  // per run (aphid)
+  std::vector<double> cancel_wait;  // per run (jamboree)
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
   int agree = 0, searches = 0;
@@ -46,7 +47,8 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
   std::vector<Sums> sums(s.configs.size());
   for (Sums& x : sums) {
-    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load}) v->assign(std::size_t(s.runs), 0.0);
+    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load, &x.cancel_wait})
+      v->assign(std::size_t(s.runs), 0.0);
     for (const CounterSum& c : kCounterSums) (x.*c.sum).assign(std::size_t(s.runs), 0.0);
     x.position_seconds.assign(positions, {});
   }
@@ -58,6 +60,7 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     for (const CounterSum& c : kCounterSums) (x.*c.sum)[k] += double(st.*c.counter);
     x.cpu[k] += r.cpu_seconds;
     x.idle[k] += st.idle_seconds;
+    x.cancel_wait[k] += double(st.cancel_wait_seconds);
     x.load[k] += r.load_average;
     x.search += st.search_seconds;
     x.idle_all += st.idle_seconds;
@@ -131,6 +134,7 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   o.uncertain_leaves = common::median(x.uncertain);
   o.leaf_searches = common::median(x.leaves);
   o.leaf_researches = common::median(x.researches);
+  o.cancel_wait_seconds = common::median(x.cancel_wait);
   o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;

@@ -93,6 +93,15 @@ struct LabSummary {
   // parallelism W / C with W = nodes (summed over positions).
   double critical_path = 0, parallelism = 0;
   bool has_span() const { return critical_path > 0; }
+  // Abort latency (backends that time it, jamboree): the cutoffs (aborts)
+  // whose task group was cancelled, and the time from each cutoff to the end
+  // of its group's wait, summed over positions, median over runs; the mean
+  // latency is their ratio (wall time per cutoff, whatever the machine).
+  double cancel_wait_seconds = 0;
+  bool has_abort_latency() const { return cancel_wait_seconds > 0 && aborts > 0; }
+  double abort_latency_seconds() const {
+    return has_abort_latency() ? cancel_wait_seconds / aborts : 0;
+  }
   // APHID (aphid): median over runs of the summed master passes, uncertain
   // leaves met by them, leaf searches and leaf re-searches (bad bounds).
   double master_passes = 0, uncertain_leaves = 0, leaf_searches = 0, leaf_researches = 0;

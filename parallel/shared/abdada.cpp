@@ -175,7 +175,7 @@ extern const BackendInfo kAbdadaBackend = {
     "abdada",
     "ABDADA (Weill): every thread searches from the root; busy marks in the shared table "
     "defer younger brothers",
-    "xor", counts_searchers,
+    "xor", Sharing::Marks, counts_searchers,
     [](const BackendConfig& config) { return make_for_scheme<AbdadaBackend>(config); },
     [] () -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {

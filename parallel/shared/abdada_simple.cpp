@@ -187,7 +187,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
 extern const BackendInfo kAbdadaSimpleBackend = {
     "abdada-simple",
     "simplified ABDADA (Kerrigan): shared table, busy-move side table, marked moves deferred",
-    "xor", every_scheme,
+    "xor", Sharing::Marks, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<AbdadaSimpleBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       // The busy-move side table: Kerrigan's 32768 buckets x 4 ways.

@@ -445,7 +445,7 @@ extern const BackendInfo kAphidBackend = {
     "aphid",
     "APHID (Brockington & Schaeffer 1996): a master passes over the top plies again and again "
     "on the searchers' leaf results, which nobody waits for",
-    "perthread", every_scheme,
+    "perthread", Sharing::Leaves, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<AphidBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {

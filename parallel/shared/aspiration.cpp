@@ -169,7 +169,7 @@ extern const BackendInfo kAspirationBackend = {
     "aspiration",
     "parallel aspiration (Baudet 1978): each thread searches the iteration with one of p "
     "disjoint windows; the one holding the value wins",
-    "xor", every_scheme,
+    "xor", Sharing::Root, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<AspirationBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {

@@ -182,7 +182,7 @@ class LazySmpBackend final : public RootBackend<Table, LazyThread> {
 extern const BackendInfo kLazySmpBackend = {
     "lazysmp",
     "Lazy SMP: every thread deepens from the root on the shared table (depth skips, window shifts)",
-    "xor", every_scheme,
+    "xor", Sharing::Table, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<LazySmpBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {

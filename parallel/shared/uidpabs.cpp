@@ -312,7 +312,7 @@ extern const BackendInfo kUidpabsBackend = {
     "uidpabs",
     "UIDPABS (Newborn 1988): root moves dealt round-robin, each thread deepens its own share "
     "unsynchronised; the best report wins",
-    "xor", every_scheme,
+    "xor", Sharing::Root, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<UidpabsBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {

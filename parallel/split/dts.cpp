@@ -72,7 +72,7 @@ extern const BackendInfo kDtsBackend = {
     "dts",
     "DTS-style: idle threads pick among all open split points by a policy, gratuitous split "
     "points, late join, node-type prediction, helpful master",
-    "xor", every_scheme,
+    "xor", Sharing::Splits, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<DtsBackend>(config); },
     dts::params};
 

@@ -284,7 +284,9 @@ const std::vector<ParamSpec>& pvsplit_params() {
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kPvsplitBackend = {
-    "pvsplit", "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers", "perthread",
+    "pvsplit",
+    "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers",
+    "perthread", Sharing::Splits,
     every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<PvSplitBackend>(config); },
     pvsplit_params};

@@ -21,7 +21,8 @@ const std::vector<ParamSpec>& ybwc_params() {
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kYbwcBackend = {
-    "ybwc", "young brothers wait: split points on a persistent std::thread pool, helpful master", "xor",
+    "ybwc", "young brothers wait: split points on a persistent std::thread pool, helpful master",
+    "xor", Sharing::Splits,
     every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<YbwcBackend>(config); },
     ybwc_params};

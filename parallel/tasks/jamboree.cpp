@@ -460,7 +460,7 @@ extern const BackendInfo kJamboreeBackend = {
     "jamboree",
     "Jamboree (Kuszmaul 1994) on oneTBB: younger brothers tested in parallel as tasks, "
     "fail-highs re-searched in order",
-    "xor", every_scheme,
+    "xor", Sharing::Splits, every_scheme,
     [](const BackendConfig& config) { return make_for_scheme<JamboreeBackend>(config); },
     jamboree_params, false};
 

@@ -384,5 +384,36 @@ INSTANTIATE_TEST_SUITE_P(All, SerialDeterminism, ::testing::ValuesIn(kSchemeName
                            return std::string(p.param);
                          });
 
+// How the threads share the work: one kind per backend, read by the suites
+// that check every backend's parallel work, and the counter each kind names.
+TEST(BackendSharing, OnlySerialIsAloneAndEachKindReadsItsCounter) {
+  int backends_seen = 0;
+  for (const BackendInfo& b : backends()) {
+    EXPECT_EQ(b.sharing == Sharing::None, b.name == "serial") << b.name;
+    ++backends_seen;
+  }
+  EXPECT_EQ(backends_seen, int(backends().size()));
+  EXPECT_GE(backends_seen, 11);
+
+  SearchStats none;
+  none.nodes = 100;
+  none.critical_path = 100;  // one thread searched everything
+  for (Sharing k : {Sharing::None, Sharing::Splits, Sharing::Marks, Sharing::Table, Sharing::Root,
+                    Sharing::Leaves})
+    EXPECT_FALSE(shows_sharing(k, none)) << int(k);
+  SearchStats split = none, marked = none, root = none, leaves = none;
+  split.splits = 1;
+  marked.busy_answers = 1;
+  root.critical_path = 60;
+  leaves.leaf_searches = 1;
+  EXPECT_TRUE(shows_sharing(Sharing::Splits, split));
+  EXPECT_FALSE(shows_sharing(Sharing::Splits, marked));
+  EXPECT_TRUE(shows_sharing(Sharing::Marks, marked));
+  EXPECT_TRUE(shows_sharing(Sharing::Root, root));
+  EXPECT_FALSE(shows_sharing(Sharing::Root, split));
+  EXPECT_TRUE(shows_sharing(Sharing::Leaves, leaves));
+  EXPECT_FALSE(shows_sharing(Sharing::Table, split));  // no counter shows it
+}
+
 }  // namespace
 }  // namespace xq

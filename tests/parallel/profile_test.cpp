@@ -86,8 +86,7 @@ TEST_P(StressModern, CompletesWithALegalMoveAndPrunes) {
   EXPECT_GT(sum.reductions, 0u) << GetParam();
   EXPECT_GT(sum.pruned_moves, 0u) << GetParam();
   const std::string& n = GetParam();
-  if (n == "pvsplit" || n == "ybwc" || n == "dts" || n == "jamboree")
-    EXPECT_GT(sum.splits, 0u) << n;
+  if (find_backend(n).sharing == Sharing::Splits) EXPECT_GT(sum.splits, 0u) << n;
 }
 
 INSTANTIATE_TEST_SUITE_P(All, StressModern, ::testing::ValuesIn(backend_names()), name_of);

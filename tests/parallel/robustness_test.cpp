@@ -116,17 +116,14 @@ class ThrowingObserver final : public Observer {
   int seen_ = 0;
 };
 
-// Backends whose threads never split (they meet only in the table, and in a
-// search this short only if the scheduler runs them at once); their parallel
-// work is asserted in shared_table_test.cpp, abdada_test.cpp (StressAbdada)
-// and abdada_lockstep_test.cpp (a load-independent schedule).
-bool shares_table_only(const std::string& backend) {
-  return backend == "abdada" || backend == "abdada-simple" || backend == "lazysmp";
-}
-// Root backends: each thread searches its own window (aspiration) or its own
-// share of the root moves (uidpabs).
-bool searches_root_shares(const std::string& backend) {
-  return backend == "aspiration" || backend == "uidpabs";
+// Whether a short search's counters can show the threads sharing the work:
+// not for the backends whose threads meet only in the table (busy marks or
+// none), which in a search this short they do only if the scheduler runs them
+// at once; their parallel work is asserted in shared_table_test.cpp,
+// abdada_test.cpp (StressAbdada) and abdada_lockstep_test.cpp (a
+// load-independent schedule).
+bool short_search_shows_sharing(Sharing s) {
+  return s == Sharing::Splits || s == Sharing::Root || s == Sharing::Leaves;
 }
 
 class BackendThrow : public ::testing::TestWithParam<std::string> {};
@@ -144,16 +141,8 @@ TEST_P(BackendThrow, ObserverThrowIsRethrownAndTheBackendStaysUsable) {
     for (int after : {1, 3}) {
       ThrowingObserver thrower(after);
       EXPECT_THROW(b->search(Position(), o, thrower), std::runtime_error);
-      // Whether the threads shared the work, where that can be told from
-      // the counters: the root backends spread it (the busiest thread's
-      // chain, critical_path, is not all of it), aphid's searchers searched
-      // the top tree's leaves, the split backends split or met a busy mark.
-      const auto shared_work = [&](const SearchResult& r) {
-        if (searches_root_shares(GetParam())) return r.stats.critical_path < r.stats.nodes;
-        if (GetParam() == "aphid") return r.stats.leaf_searches > 0;
-        return r.stats.splits + r.stats.busy_answers > 0;
-      };
-      const bool check_sharing = b->config().threads > 1 && !shares_table_only(GetParam());
+      const Sharing sharing = find_backend(GetParam()).sharing;
+      const bool check_sharing = b->config().threads > 1 && short_search_shows_sharing(sharing);
       // A helper that the OS does not run during a search this short (a
       // loaded machine) cannot take part: a few more searches give it the
       // chance, each of them held to the same depth and no stop.
@@ -163,7 +152,7 @@ TEST_P(BackendThrow, ObserverThrowIsRethrownAndTheBackendStaysUsable) {
         const SearchResult r = b->search(Position(), o, quiet);
         EXPECT_EQ(r.depth, 5) << GetParam() << " threads " << threads;
         EXPECT_FALSE(r.stopped);
-        shared = !check_sharing || shared_work(r);
+        shared = !check_sharing || shows_sharing(sharing, r.stats);
       }
       EXPECT_TRUE(shared) << GetParam() << " threads " << threads
                           << ": no sign of shared work in five searches";

@@ -77,5 +77,33 @@ TEST(LabSummary, NoReferenceMeansNoPairedSpeedup) {
   EXPECT_DOUBLE_EQ(out[0].mark_leaks, 1.0);  // median of 0, 1, 2
 }
 
+// Abort latency: cutoffs and the time from each cutoff to the end of its
+// cancelled group's wait, summed over positions, median over runs.
+TEST(LabSummary, AbortLatencyIsTheMedianWaitOverTheMedianCutoffs) {
+  Synthetic s;
+  s.settings.configs = {{"jamboree", "xor", 2, {}}, {"ybwc", "xor", 2, {}}};
+  // Run k: two positions with 10 (k + 1) cutoffs and 0.001 (k + 1) s of
+  // waiting each: sums 20, 40, 60 cutoffs and 0.002, 0.004, 0.006 s.
+  int added = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int p = 0; p < 2; ++p) {
+      s.add(0, k, p, 1.0);
+      s.runs.back().result.stats.aborts = std::uint64_t(10 * (k + 1));
+      s.runs.back().result.stats.cancel_wait_seconds += 0.001 * (k + 1);
+      s.add(1, k, p, 1.0);  // aborts but no timed wait: no latency
+      s.runs.back().result.stats.aborts = 5;
+      added += 2;
+    }
+  ASSERT_EQ(added, 12);
+  const std::vector<LabSummary> out = summarise(s.settings, 2, s.runs);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_DOUBLE_EQ(out[0].aborts, 40.0);
+  EXPECT_NEAR(out[0].cancel_wait_seconds, 0.004, 1e-12);
+  ASSERT_TRUE(out[0].has_abort_latency());
+  EXPECT_NEAR(out[0].abort_latency_seconds(), 0.0001, 1e-12);
+  EXPECT_FALSE(out[1].has_abort_latency());
+  EXPECT_DOUBLE_EQ(out[1].abort_latency_seconds(), 0.0);
+}
+
 }  // namespace
 }  // namespace xq::lab::timing
