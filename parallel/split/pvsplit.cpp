@@ -14,8 +14,15 @@
 // thread of the team sees at its next node (aborted()) and that makes the
 // remaining iterations return at once. Regions never nest: inside a region no
 // node splits, so at most one split is active and one flag suffices.
+//
+// Work and critical path: since regions never nest, the critical path is the
+// master's nodes outside regions plus, for every region, its longest move
+// (every younger brother on a processor of its own); the master's own moves
+// inside a region leave its chain (crit_extra) and the region's longest move
+// joins it when the region ends.
 #include <omp.h>
 
+#include <algorithm>
 #include <exception>
 #include <mutex>
 #include <vector>
@@ -44,6 +51,9 @@ struct PvState {
   const SearchShared* shared = nullptr;                     // set per search
   // Written by the master between regions only, read inside them.
   bool in_region = false;
+  // The master's chain is its node count plus crit_extra (touched by the
+  // master only: outside regions, and inside one by team thread 0).
+  std::int64_t crit_extra = 0;
   // Raised by the team thread that finds a beta cutoff; cleared by the master
   // after the region.
   alignas(64) std::atomic<bool> cutoff{false};
@@ -61,9 +71,10 @@ struct TeamResult {
   }
   // Records the value of move m (child_line: the line below it, as the thread
   // that searched it saw it); true when it cut off.
-  bool record(Value v, Move m, const PvLine& child_line, Value beta, split_timing::Ledger& l,
-              SearchStats& stats) {
+  bool record(Value v, Move m, const PvLine& child_line, Value beta, std::uint64_t nodes,
+              split_timing::Ledger& l, SearchStats& stats) {
     const split_timing::TimedLock g(lock, l, stats);
+    longest = std::max(longest, nodes);
     return result.record(m, v, child_line, beta);
   }
   // Keeps the first exception a team thread threw.
@@ -75,6 +86,7 @@ struct TeamResult {
   std::mutex lock;
   split::Outcome result;
   std::exception_ptr error;
+  std::uint64_t longest = 0;  // the longest finished move's nodes (critical path)
 };
 
 class PvHooks : public SerialHooks {
@@ -117,15 +129,18 @@ class PvHooks : public SerialHooks {
       const Move m = moves[std::size_t(i)];
       const Value alpha = team.current_alpha(ledger, tw.stats);
       const split_timing::ChildNodes child(tw.stats);
+      const std::uint64_t nodes0 = tw.stats.nodes;
       Value v;
       {
         const split_timing::InPart searching(ledger, tw.stats, split_timing::Part::Search);
         v = search_move(tw, m, ordinals[std::size_t(i)], alpha, ctx);
       }
+      const std::uint64_t crit = tw.stats.nodes - nodes0;
+      if (tid == 0) st_.crit_extra -= std::int64_t(crit);  // the region's chain, not the master's
       // An abort or stop made v meaningless.
       if (st_.cutoff.load(std::memory_order_relaxed)) child.discard(tw.stats);
       if (st_.cutoff.load(std::memory_order_relaxed) || st_.shared->stopped()) return;
-      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta, ledger, tw.stats)) {
+      if (team.record(v, m, tw.pv[std::size_t(ctx.ply) + 1], ctx.beta, crit, ledger, tw.stats)) {
         st_.cutoff.store(true, std::memory_order_relaxed);
         ++tw.stats.aborts;
       }
@@ -133,6 +148,7 @@ class PvHooks : public SerialHooks {
     split_timing::Ledger& master = (*st_.ledgers)[0];
     master.to(split_timing::Part::Idle, w.stats);
     run_region(int(moves.size()), body, team);
+    st_.crit_extra += std::int64_t(team.longest);  // the team has joined: nobody else touches it
     master.to(split_timing::Part::Search, w.stats);
     if (team.error) std::rethrow_exception(team.error);
     team.result.finish(ctx, w);
@@ -244,6 +260,7 @@ class PvSplitBackend final : public BackendBase<Table> {
     for (auto& w : workers_) reset_worker(*w, pos);
     state_.in_region = false;
     state_.cutoff.store(false, std::memory_order_relaxed);
+    state_.crit_extra = 0;
     state_.shared = &shared;
     const split_timing::Clock::time_point start = split_timing::now();
     for (std::size_t i = 0; i < ledgers_.size(); ++i)
@@ -263,6 +280,8 @@ class PvSplitBackend final : public BackendBase<Table> {
   SearchStats thread_stats() const override {
     SearchStats s;
     for (const auto& w : workers_) s += w->stats;
+    s.critical_path = std::uint64_t(
+        std::max<std::int64_t>(std::int64_t(workers_[0]->stats.nodes) + state_.crit_extra, 0));
     return s;
   }
 

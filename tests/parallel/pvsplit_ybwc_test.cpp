@@ -158,13 +158,14 @@ TEST(PvsplitYbwc, ManyShortSearches) {
   }
 }
 
-// Work W and critical path C on the split pool (pool.h, Thread::crit_extra):
-// at one thread nothing splits and C is every node; at two, C is the
-// nodes outside split points' moves plus each split point's longest move,
-// so 0 < C < W once anything split.
+// Work W and critical path C on the split pool (pool.h, Thread::crit_extra)
+// and in pvsplit's regions (PvState::crit_extra): at one thread nothing
+// splits and C is every node; at two, C is the nodes outside split points'
+// (regions') moves plus each one's longest move, so 0 < C < W once anything
+// split.
 TEST(SplitPool, WorkAndCriticalPath) {
   int searched = 0;
-  for (const char* name : {"ybwc", "dts"}) {
+  for (const char* name : {"pvsplit", "ybwc", "dts"}) {
     for (int threads : {1, 2}) {
       BackendConfig c;
       c.threads = threads;
@@ -186,7 +187,7 @@ TEST(SplitPool, WorkAndCriticalPath) {
       }
     }
   }
-  EXPECT_EQ(searched, int(2 * 2 * suite(2).size()));
+  EXPECT_EQ(searched, int(3 * 2 * suite(2).size()));
 }
 
 }  // namespace
