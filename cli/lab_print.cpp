@@ -104,19 +104,24 @@ void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
   if (!any) return;
   std::printf("\nwork W = nodes of every thread, critical path C = the longest chain of nodes"
               " searched one after another (summed over positions, median over runs)\n");
-  std::printf("%-13s %-11s %3s %12s %12s %8s %9s %10s\n", "backend", "hash", "thr", "W", "C",
-              "W/C", "cutoffs", "abort us");
+  std::printf("%-13s %-11s %3s %12s %12s %8s %9s %10s %8s\n", "backend", "hash", "thr", "W", "C",
+              "W/C", "cutoffs", "abort us", "S bound");
   for (const lab::timing::LabSummary& r : rows) {
     if (!r.has_span()) continue;
     std::printf("%-13s %-11s %3d %12.0f %12.0f %8.1f", r.config.backend.c_str(),
                 r.config.hash.c_str(), r.config.threads, r.nodes, r.critical_path, r.parallelism);
     if (r.has_abort_latency())
-      std::printf(" %9.0f %10.1f\n", r.aborts, 1e6 * r.abort_latency_seconds());
+      std::printf(" %9.0f %10.1f", r.aborts, 1e6 * r.abort_latency_seconds());
     else
-      std::printf(" %9s %10s\n", "-", "-");
+      std::printf(" %9s %10s", "-", "-");
+    if (r.bound_speedup > 0)
+      std::printf(" %8.3f\n", r.bound_speedup);
+    else
+      std::printf(" %8s\n", "-");
   }
   std::printf("abort us: mean time from a cutoff to the end of its cancelled task group's wait"
-              " (backends that time it)\n");
+              " (backends that time it); S bound: the serial nodes over the least time any"
+              " schedule of the run's PV-split regions could take on its threads (pvsplit)\n");
   if (fits.empty()) return;
   std::printf("Kuszmaul's model T = a W/P + b C, W and C in serial seconds (least squares over"
               " every search; StarTech on a CM-5: a = 1.02, b = 1.5)\n");

@@ -126,6 +126,12 @@ struct SearchStats {
   Counter researches;
   Counter critical_path;
   RelaxedCounter<double> cancel_wait_seconds;
+  // PV-splitting (pvsplit): the least time, in nodes, that any schedule of
+  // the run's regions could take on its threads: the master's nodes outside
+  // regions plus, for each region, the larger of its longest move and its
+  // nodes over the thread count. Serial nodes over it bound the speedup any
+  // PV-splitting schedule could reach on this tree.
+  Counter schedule_bound;
   // APHID (aphid): passes of the master over its top tree, the leaves those
   // passes met whose value was still a guess (summed over passes), and leaf
   // searches by the searchers (a search of a leaf again at a depth already

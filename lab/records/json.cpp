@@ -50,6 +50,7 @@ void to_json(Json& j, const SearchStats& s) {
            {"stolen_tasks", u(s.stolen_tasks)},
            {"researches", u(s.researches)},
            {"critical_path", u(s.critical_path)},
+           {"schedule_bound", u(s.schedule_bound)},
            {"master_passes", u(s.master_passes)},
            {"uncertain_leaves", u(s.uncertain_leaves)},
            {"leaf_searches", u(s.leaf_searches)},

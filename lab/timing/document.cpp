@@ -60,6 +60,8 @@ void to_json(Json& j, const LabSummary& r) {
   j["cpu_share"] = r.cpu_share;
   j["contested"] = r.contested;
   if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
+  if (r.schedule_bound > 0)
+    j["schedule_bound"] = Json{{"nodes", r.schedule_bound}, {"speedup", r.bound_speedup}};
   if (r.has_abort_latency())
     j["abort_latency"] = Json{{"cutoffs", r.aborts},
                               {"cancel_wait_seconds", r.cancel_wait_seconds},

@@ -64,6 +64,7 @@ constexpr CounterField kSelectivity[] = {
     {"stolen_tasks", &SearchStats::stolen_tasks},
     {"researches", &SearchStats::researches},
     {"critical_path", &SearchStats::critical_path},
+    {"schedule_bound", &SearchStats::schedule_bound},
     {"eldest_splits", &SearchStats::eldest_splits},
     {"master_passes", &SearchStats::master_passes},
     {"uncertain_leaves", &SearchStats::uncertain_leaves},
@@ -77,12 +78,15 @@ constexpr SecondsField kSeconds[] = {{"idle_seconds", &SearchStats::idle_seconds
                                      {"search_seconds", &SearchStats::search_seconds},
                                      {"lock_seconds", &SearchStats::lock_seconds},
                                      {"copy_seconds", &SearchStats::copy_seconds}};
+// Seconds that journals written before them lack (read as 0).
+constexpr SecondsField kLaterSeconds[] = {{"cancel_wait_seconds", &SearchStats::cancel_wait_seconds}};
 
 Json stats_json(const SearchStats& st) {
   Json j = Json::object();
   for (const CounterField& f : kCounters) j[f.name] = std::uint64_t((st.*f.member).load());
   for (const CounterField& f : kSelectivity) j[f.name] = std::uint64_t((st.*f.member).load());
   for (const SecondsField& f : kSeconds) j[f.name] = double((st.*f.member).load());
+  for (const SecondsField& f : kLaterSeconds) j[f.name] = double((st.*f.member).load());
   return j;
 }
 
@@ -91,6 +95,8 @@ void read_stats(const Json& j, SearchStats& st) {
   for (const CounterField& f : kSelectivity)
     (st.*f.member).store(j.contains(f.name) ? j.at(f.name).get<std::uint64_t>() : 0);
   for (const SecondsField& f : kSeconds) (st.*f.member).store(j.at(f.name).get<double>());
+  for (const SecondsField& f : kLaterSeconds)
+    (st.*f.member).store(j.contains(f.name) ? j.at(f.name).get<double>() : 0.0);
 }
 
 int config_index(const LabSettings& s, const std::string& label) {

@@ -15,7 +15,7 @@ struct Sums {
   std::vector<double> seconds, nodes, tt_hits, tt_probes, splits, joins, aborts;
   std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
   std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
-  std::vector<double> critical_path;  // per run
+  std::vector<double> critical_path, schedule_bound;  // per run
   std::vector<double> passes, uncertain, leaves, researches;  // per run (aphid)
   std::vector<double> cancel_wait;  // per run (jamboree)
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
@@ -38,6 +38,7 @@ const CounterSum kCounterSums[] = {
     {&Sums::underflows, &SearchStats::mark_underflows},
     {&Sums::leaks, &SearchStats::mark_leaks},
     {&Sums::critical_path, &SearchStats::critical_path},
+    {&Sums::schedule_bound, &SearchStats::schedule_bound},
     {&Sums::passes, &SearchStats::master_passes},
     {&Sums::uncertain, &SearchStats::uncertain_leaves},
     {&Sums::leaves, &SearchStats::leaf_searches},
@@ -130,6 +131,7 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   o.mark_underflows = common::median(x.underflows);
   o.mark_leaks = common::median(x.leaks);
   o.critical_path = common::median(x.critical_path);
+  o.schedule_bound = common::median(x.schedule_bound);
   o.master_passes = common::median(x.passes);
   o.uncertain_leaves = common::median(x.uncertain);
   o.leaf_searches = common::median(x.leaves);
@@ -148,6 +150,7 @@ void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx)
   o.speedup = o.seconds > 0 ? ref.seconds / o.seconds : 0;
   o.efficiency = o.speedup / o.config.threads;
   o.overhead = ref.nodes > 0 ? o.nodes / ref.nodes : 0;
+  o.bound_speedup = o.schedule_bound > 0 ? ref.nodes / o.schedule_bound : 0;
   for (std::size_t k = 0; k < x.seconds.size() && k < rx.seconds.size(); ++k)
     if (x.seconds[k] > 0) o.run_speedups.push_back(rx.seconds[k] / x.seconds[k]);
   if (!o.run_speedups.empty()) {

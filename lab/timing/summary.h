@@ -93,6 +93,10 @@ struct LabSummary {
   // parallelism W / C with W = nodes (summed over positions).
   double critical_path = 0, parallelism = 0;
   bool has_span() const { return critical_path > 0; }
+  // PV-splitting's schedule bound (pvsplit; SearchStats::schedule_bound):
+  // median over runs of the summed bounds in nodes, and the speedup it
+  // allows, the reference's nodes over it (0 without either).
+  double schedule_bound = 0, bound_speedup = 0;
   // Abort latency (backends that time it, jamboree): the cutoffs (aborts)
   // whose task group was cancelled, and the time from each cutoff to the end
   // of its group's wait, summed over positions, median over runs; the mean

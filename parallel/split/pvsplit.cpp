@@ -19,7 +19,9 @@
 // master's nodes outside regions plus, for every region, its longest move
 // (every younger brother on a processor of its own); the master's own moves
 // inside a region leave its chain (crit_extra) and the region's longest move
-// joins it when the region ends.
+// joins it when the region ends. The schedule bound adds, per region, what
+// the larger of its longest move and its nodes over the thread count exceeds
+// the longest move by: the least time any schedule of that region could take.
 #include <omp.h>
 
 #include <algorithm>
@@ -54,6 +56,7 @@ struct PvState {
   // The master's chain is its node count plus crit_extra (touched by the
   // master only: outside regions, and inside one by team thread 0).
   std::int64_t crit_extra = 0;
+  std::uint64_t bound_slack = 0;  // the schedule bound's excess over the critical path
   // Raised by the team thread that finds a beta cutoff; cleared by the master
   // after the region.
   alignas(64) std::atomic<bool> cutoff{false};
@@ -113,8 +116,10 @@ class PvHooks : public SerialHooks {
     ++w.stats.splits;
     ready_team(w);
     TeamResult team(ctx);
-    // Team threads that took part: each writes its own element.
+    // Team threads that took part, and the nodes each searched in the
+    // region: each writes its own element.
     std::vector<char> joined(std::size_t(st_.threads), 0);
+    std::vector<std::uint64_t> region_nodes(std::size_t(st_.threads), 0);
     // Inside a region a thread's time is idle unless it searches a move (or
     // waits for the team's lock).
     auto body = [&](int i) {
@@ -137,6 +142,7 @@ class PvHooks : public SerialHooks {
       }
       const std::uint64_t crit = tw.stats.nodes - nodes0;
       if (tid == 0) st_.crit_extra -= std::int64_t(crit);  // the region's chain, not the master's
+      region_nodes[std::size_t(tid)] += crit;
       // An abort or stop made v meaningless.
       if (st_.cutoff.load(std::memory_order_relaxed)) child.discard(tw.stats);
       if (st_.cutoff.load(std::memory_order_relaxed) || st_.shared->stopped()) return;
@@ -148,7 +154,12 @@ class PvHooks : public SerialHooks {
     split_timing::Ledger& master = (*st_.ledgers)[0];
     master.to(split_timing::Part::Idle, w.stats);
     run_region(int(moves.size()), body, team);
-    st_.crit_extra += std::int64_t(team.longest);  // the team has joined: nobody else touches it
+    // The team has joined: nobody else touches these now.
+    st_.crit_extra += std::int64_t(team.longest);
+    std::uint64_t work = 0;
+    for (std::uint64_t n : region_nodes) work += n;
+    const std::uint64_t share = (work + std::uint64_t(st_.threads) - 1) / std::uint64_t(st_.threads);
+    st_.bound_slack += std::max(team.longest, share) - team.longest;
     master.to(split_timing::Part::Search, w.stats);
     if (team.error) std::rethrow_exception(team.error);
     team.result.finish(ctx, w);
@@ -261,6 +272,7 @@ class PvSplitBackend final : public BackendBase<Table> {
     state_.in_region = false;
     state_.cutoff.store(false, std::memory_order_relaxed);
     state_.crit_extra = 0;
+    state_.bound_slack = 0;
     state_.shared = &shared;
     const split_timing::Clock::time_point start = split_timing::now();
     for (std::size_t i = 0; i < ledgers_.size(); ++i)
@@ -282,6 +294,7 @@ class PvSplitBackend final : public BackendBase<Table> {
     for (const auto& w : workers_) s += w->stats;
     s.critical_path = std::uint64_t(
         std::max<std::int64_t>(std::int64_t(workers_[0]->stats.nodes) + state_.crit_extra, 0));
+    s.schedule_bound = s.critical_path + state_.bound_slack;
     return s;
   }
 

@@ -51,6 +51,9 @@ void expect_same(const LabRun& a, const LabRun& b) {
   EXPECT_EQ(a.result.stats.qnodes.load(), b.result.stats.qnodes.load());
   EXPECT_EQ(a.result.stats.tt_hits.load(), b.result.stats.tt_hits.load());
   EXPECT_EQ(a.result.stats.idle_seconds.load(), b.result.stats.idle_seconds.load());
+  EXPECT_EQ(a.result.stats.critical_path.load(), b.result.stats.critical_path.load());
+  EXPECT_EQ(a.result.stats.schedule_bound.load(), b.result.stats.schedule_bound.load());
+  EXPECT_EQ(a.result.stats.cancel_wait_seconds.load(), b.result.stats.cancel_wait_seconds.load());
 }
 
 TEST(LabJournal, ASearchReadsBackExactly) {
@@ -72,6 +75,9 @@ TEST(LabJournal, ASearchReadsBackExactly) {
   r.result.stats.qnodes = 42;
   r.result.stats.tt_hits = 7;
   r.result.stats.idle_seconds = 2.0 / 7.0;
+  r.result.stats.critical_path = 1000;
+  r.result.stats.schedule_bound = 1234;
+  r.result.stats.cancel_wait_seconds = 1.0 / 9.0;  // jamboree's abort latency, summed
   const std::string line = journal_line(s, r);
   const LabRun back = from_journal_line(line, s, suite);
   expect_same(r, back);

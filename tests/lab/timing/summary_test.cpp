@@ -105,5 +105,27 @@ TEST(LabSummary, AbortLatencyIsTheMedianWaitOverTheMedianCutoffs) {
   EXPECT_DOUBLE_EQ(out[1].abort_latency_seconds(), 0.0);
 }
 
+// PV-splitting's schedule bound: the reference's nodes over the bound's
+// median over runs (each run's bounds summed over positions).
+TEST(LabSummary, BoundSpeedupIsReferenceNodesOverTheMedianBound) {
+  Synthetic s;
+  s.settings.configs = {{"serial", "xor", 1, {}}, {"pvsplit", "xor", 2, {}}};
+  int added = 0;
+  for (int k = 0; k < 3; ++k)
+    for (int p = 0; p < 2; ++p) {
+      s.add(0, k, p, 1.0);  // 1000 nodes a position
+      s.add(1, k, p, 0.6);
+      s.runs.back().result.stats.critical_path = 400;
+      s.runs.back().result.stats.schedule_bound = std::uint64_t(500 + 100 * k);
+      added += 2;
+    }
+  ASSERT_EQ(added, 12);
+  const std::vector<LabSummary> out = summarise(s.settings, 2, s.runs);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_DOUBLE_EQ(out[1].schedule_bound, 1200.0);  // median of 1000, 1200, 1400
+  EXPECT_NEAR(out[1].bound_speedup, 2000.0 / 1200.0, 1e-12);
+  EXPECT_DOUBLE_EQ(out[0].bound_speedup, 0.0);  // the serial reference reports no bound
+}
+
 }  // namespace
 }  // namespace xq::lab::timing
