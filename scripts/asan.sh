@@ -20,4 +20,4 @@ cmake --build "$dir" -j"$(nproc)" --target xqlab test_board test_hashing test_se
 export ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 strict_string_checks=1 detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp"
-ctest --test-dir "$dir" -L unit --output-on-failure -j"$(nproc)" --timeout 900
+"$root/scripts/ctest.sh" "$dir" -L unit -j"$(nproc)" --timeout 900

@@ -13,4 +13,4 @@ labels="${XQLAB_TEST_LABELS:-unit|slow|stress}"
 # As many at a time as there are cores: no test asserts a speed (benchmarks
 # do), and the suites that run more threads than cores were written for a
 # loaded machine.
-ctest --test-dir "$dir" -L "$labels" --output-on-failure -j"$(nproc)" --timeout 900
+"$root/scripts/ctest.sh" "$dir" -L "$labels" -j"$(nproc)" --timeout 900

@@ -17,4 +17,4 @@ CXX=clang++-14 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 cmake --build "$dir" -j"$(nproc)" --target xqlab test_hashing test_parallel test_engine
 export OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1"
-ctest --test-dir "$dir" -L stress --output-on-failure -j1 --timeout 1800
+"$root/scripts/ctest.sh" "$dir" -L stress -j1 --timeout 1800
