@@ -4,6 +4,10 @@
 // (claim and release of searcher counts); counts the updates lost. See
 // hashing/stress.h for how each is recognised.
 //
+// With --processes the workers are processes sharing the table through
+// shared memory instead of threads (hashing/processes.h); "all" then means
+// every scheme that can be shared that way.
+//
 // Several schemes (a list, or "all") and --rounds R run interleaved:
 // round 1 of every scheme, then round 2 of every scheme, and so on, so that
 // a drift of the machine (other jobs, clock changes) falls on all schemes
@@ -15,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
@@ -47,10 +52,11 @@ std::vector<std::string> expand_schemes(const StressArgs& a) {
       continue;
     }
     for (std::string_view n : kSchemeNames) {
-      const bool counts = visit_scheme(n, [](auto tag) {
-        return decltype(tag)::type::kCountsSearchers;
+      const auto [counts, shareable] = visit_scheme(n, [](auto tag) {
+        using Table = typename decltype(tag)::type;
+        return std::pair<bool, bool>{Table::kCountsSearchers, Table::kProcessShared};
       });
-      if (a.mode != "marks" || counts) out.emplace_back(n);
+      if ((a.mode != "marks" || counts) && (!a.config.processes || shareable)) out.emplace_back(n);
     }
   }
   return out;
@@ -61,7 +67,8 @@ std::vector<std::string> expand_schemes(const StressArgs& a) {
 template <class Work>
 StressResult with_progress(lab::common::Progress& progress, const StressArgs& a,
                            const std::string& scheme, Work work) {
-  const std::string what = scheme + ", " + std::to_string(a.config.threads) + " threads, " +
+  const std::string what = scheme + ", " + std::to_string(a.config.threads) +
+                           (a.config.processes ? " processes, " : " threads, ") +
                            "limit " + lab::common::duration_text(a.config.seconds);
   std::atomic<bool> running{true};
   std::thread ticker;
@@ -79,13 +86,16 @@ StressResult with_progress(lab::common::Progress& progress, const StressArgs& a,
   return r;
 }
 
+// "threads" or "processes": what the workers were ("threads" counts them either way).
+const char* executor_name(const StressConfig& c) { return c.processes ? "processes" : "threads"; }
+
 void print_text(const std::string& scheme, const StressConfig& config, const StressResult& r) {
   const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   const double per_million = r.hits ? 1e6 * double(r.corrupt_accepted) / double(r.hits) : 0.0;
   std::printf("hash              %s%s\n", scheme.c_str(),
               is_unprotected_scheme(scheme) ? " (unsafe baseline)" : "");
-  std::printf("threads           %d\nentries           %zu\nseconds           %.3f\n",
-              config.threads, r.entries, r.seconds);
+  std::printf("%-18s%d\nentries           %zu\nseconds           %.3f\n",
+              config.processes ? "processes" : "threads", config.threads, r.entries, r.seconds);
   std::printf("ops               %llu\nops_per_sec       %.0f\n", u(r.ops), r.ops_per_sec());
   std::printf("probes            %llu\nstores            %llu\nhits              %llu\n",
               u(r.probes), u(r.stores), u(r.hits));
@@ -97,8 +107,8 @@ void print_marks_text(const std::string& scheme, const StressConfig& config,
                       const MarkStressResult& r) {
   const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   std::printf("mode              marks\nhash              %s\n", scheme.c_str());
-  std::printf("threads           %d\nentries           %zu\nseconds           %.3f\n",
-              config.threads, r.entries, r.seconds);
+  std::printf("%-18s%d\nentries           %zu\nseconds           %.3f\n",
+              config.processes ? "processes" : "threads", config.threads, r.entries, r.seconds);
   std::printf("ops               %llu (enters %llu, busy answers %llu)\n", u(r.ops), u(r.enters),
               u(r.busy));
   std::printf("lost_updates      %llu (%.4f per 1e8 ops)\n", u(r.lost_updates()),
@@ -121,6 +131,7 @@ void run_marks(const StressArgs& a, const std::string& scheme, int round) {
                   {"hash", scheme},
                   {"round", round},
                   {"rounds", a.rounds},
+                  {"executor", executor_name(a.config)},
                   {"threads", a.config.threads},
                   {"entries", r.entries},
                   {"ops", r.ops},
@@ -167,6 +178,7 @@ StressResult run_entries(const StressArgs& a, lab::common::Progress& progress, c
          {"bucket_slots", visit_scheme(scheme, [](auto tag) {
             return decltype(tag)::type::kBucketSlots;
           })},
+         {"executor", executor_name(a.config)},
          {"threads", a.config.threads},
          {"replace", a.replace},
          {"max_ops", a.config.max_ops},
@@ -232,6 +244,9 @@ Command add_stress(CLI::App& root) {
   app->add_option("--stores", c.store_percent, "percentage of operations that store")
       ->check(CLI::Range(0, 100))->capture_default_str();
   app->add_option("--seed", c.seed, "random seed")->capture_default_str();
+  app->add_flag("--processes", c.processes,
+                "the workers are processes sharing the table in shared memory (--threads of "
+                "them), not threads");
   app->add_flag("--json", a->json, "one JSON object on stdout");
   app->add_flag("--quiet", a->quiet, "no progress on stderr");
   return {app, [a] { return run(*a); }};

@@ -5,7 +5,8 @@
 //   struct Layout {
 //     static constexpr int kSlots;             // entries per bucket
 //     struct Bucket;                           // alignas(64), size a multiple of 64
-//     void prepare(std::size_t buckets);       // size any side structures (lock stripes)
+//     static constexpr bool kProcessShared;    // its buckets and locks work in shared memory
+//     void prepare(std::size_t buckets, TableMemory);  // any side structures (lock stripes)
 //     auto guard(Bucket&, std::size_t index);  // RAII lock held for one probe/store
 //     static LoadedSlot load(const Bucket&, int slot);
 //     static void save(Bucket&, int slot, Key key, std::uint64_t data);
@@ -22,6 +23,7 @@
 #include <memory>
 
 #include "hashing/entry.h"
+#include "hashing/memory.h"
 #include "hashing/replacement.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -62,11 +64,13 @@ class BucketArray {
   static_assert(kSlots >= 2, "two-tier replacement needs two slots per bucket");
   static_assert(alignof(Bucket) >= kCacheLine && sizeof(Bucket) % kCacheLine == 0);
 
-  // Zeroed buckets; throws std::bad_alloc. Leaves *this unchanged on failure.
-  void allocate(std::size_t buckets) {
-    auto fresh = std::make_unique<Bucket[]>(buckets);  // value-initialised: all words 0
+  // Zeroed buckets, in the process's heap or in memory shared with the
+  // processes forked later; throws std::bad_alloc. Leaves *this unchanged
+  // on failure.
+  void allocate(std::size_t buckets, TableMemory memory = TableMemory::Private) {
+    TableBlock<Bucket> fresh(buckets, memory);  // value-initialised: all words 0
     Layout layout;
-    layout.prepare(buckets);
+    layout.prepare(buckets, memory);
     table_ = std::move(fresh);
     layout_ = std::move(layout);
     count_ = buckets;
@@ -277,7 +281,7 @@ class BucketArray {
                                     packed::bound_of(data), r);
   }
 
-  std::unique_ptr<Bucket[]> table_;
+  TableBlock<Bucket> table_;
   std::size_t count_ = 0;
   Layout layout_;
 };

@@ -27,8 +27,8 @@ class ThreadCounters {
   };
   static_assert(sizeof(Slot) == kCacheLine);
 
-  void resize(int threads) {
-    slots_ = std::make_unique<Slot[]>(std::size_t(threads));
+  void resize(int threads, TableMemory memory = TableMemory::Private) {
+    slots_ = TableBlock<Slot>(std::size_t(threads), memory);
     count_ = threads;
   }
   Slot& operator[](int tid) {
@@ -60,7 +60,7 @@ class ThreadCounters {
   }
 
  private:
-  std::unique_ptr<Slot[]> slots_;
+  TableBlock<Slot> slots_;
   int count_ = 0;
 };
 
@@ -88,28 +88,39 @@ class ClusterTable {
 
   ClusterTable() { configure(kDefaultMiB, 1, Replacement::DepthPreferred); }
 
+  // Whether the table works from several processes when it lives in shared
+  // memory (TableMemory::Shared): its buckets, locks and counters do.
+  static constexpr bool kProcessShared = Layout::kProcessShared;
+
   // mib of entries for `threads` threads. Throws std::invalid_argument for
   // mib == 0, threads < 1 or sizes too large, std::bad_alloc if memory runs out.
-  void configure(std::size_t mib, int threads, Replacement r) {
+  void configure(std::size_t mib, int threads, Replacement r,
+                 TableMemory memory = TableMemory::Private) {
     validate_table_request(mib, threads);
-    configure_bytes(mib << 20, threads, r);
+    configure_bytes(mib << 20, threads, r, memory);
   }
   // Same with the size in bytes (rounded down to whole buckets, at least one),
-  // for small tables in tests and the stress tool.
-  void configure_bytes(std::size_t bytes, int threads, Replacement r) {
+  // for small tables in tests and the stress tool. With TableMemory::Shared
+  // the buckets, lock stripes and counters live in shared mappings (the
+  // table object itself does not: a process forked after this call works on
+  // its copy of it, whose pointers lead to the same memory); `threads` then
+  // counts the threads of every process, each with its own tid.
+  void configure_bytes(std::size_t bytes, int threads, Replacement r,
+                       TableMemory memory = TableMemory::Private) {
     validate_table_request(std::max<std::size_t>(1, bytes >> 20), threads);
     if (bytes < kBucketBytes)
       throw std::invalid_argument("table of " + std::to_string(bytes) +
                                   " bytes is smaller than one bucket (" +
                                   std::to_string(kBucketBytes) + " bytes)");
     check_fits_in_memory(bytes);
-    array_.allocate(bytes / kBucketBytes);
-    counters_.resize(threads);
+    array_.allocate(bytes / kBucketBytes, memory);
+    counters_.resize(threads, memory);
+    memory_ = memory;
     threads_ = threads;
     replacement_ = r;
     generation_.store(0, std::memory_order_relaxed);
   }
-  void resize(std::size_t mib) { configure(mib, threads_, replacement_); }
+  void resize(std::size_t mib) { configure(mib, threads_, replacement_, memory_); }
 
   bool probe(Key key, TTData& out, int tid) {
     ThreadCounters::Slot& c = counters_[tid];
@@ -172,6 +183,7 @@ class ClusterTable {
   std::size_t bucket_of(Key key) const { return array_.index_of(key); }
   int threads() const { return threads_; }
   Replacement replacement() const { return replacement_; }
+  TableMemory memory() const { return memory_; }
   std::uint8_t generation() const { return generation_.load(std::memory_order_relaxed); }
 
  private:
@@ -179,6 +191,7 @@ class ClusterTable {
   ThreadCounters counters_;
   int threads_ = 1;
   Replacement replacement_ = Replacement::DepthPreferred;
+  TableMemory memory_ = TableMemory::Private;
   std::atomic<std::uint8_t> generation_{0};
 };
 

@@ -1,13 +1,21 @@
+// Where a table's memory comes from, and the check that it fits.
+//
 // A table is zero-filled when it is allocated, so one larger than the
 // machine's physical memory would page or get the process killed part way
 // through; it is refused up front instead.
 #pragma once
 
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace xq {
 
@@ -35,5 +43,71 @@ inline void check_fits_in_memory(std::size_t bytes) {
                               " MiB (" + std::to_string(m.pages) + " pages x " +
                               std::to_string(m.page_bytes) + " bytes)");
 }
+
+// Private: the process's heap. Shared: one anonymous shared mapping
+// (MAP_SHARED | MAP_ANONYMOUS) per block, which every process forked after
+// the block was made sees at the same address, so the pointers a table keeps
+// into it stay valid in each of them. Such a mapping has no name: it goes
+// away with the last process that maps it, so a killed process can leak no
+// segment (nothing in /dev/shm to clean up).
+enum class TableMemory : std::uint8_t { Private, Shared };
+
+// n value-initialised (zeroed) objects of T from the heap or from a shared
+// mapping. T must be usable from every process that maps it: no pointer
+// into one process's heap, and only address-free (lock-free) atomics.
+template <class T>
+class TableBlock {
+ public:
+  TableBlock() = default;
+  // Throws std::bad_alloc when the memory cannot be had.
+  TableBlock(std::size_t n, TableMemory where) : n_(n), where_(where) {
+    if (where == TableMemory::Private) {
+      heap_ = std::make_unique<T[]>(n);
+      data_ = heap_.get();
+      return;
+    }
+    static_assert(alignof(T) <= 4096, "a mapping is page-aligned");
+    void* p = ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<T*>(p);
+    std::uninitialized_value_construct_n(data_, n);
+  }
+  ~TableBlock() { release(); }
+  TableBlock(TableBlock&& o) noexcept { swap(o); }
+  TableBlock& operator=(TableBlock&& o) noexcept {
+    TableBlock(std::move(o)).swap(*this);
+    return *this;
+  }
+  TableBlock(const TableBlock&) = delete;
+  TableBlock& operator=(const TableBlock&) = delete;
+
+  T* get() const { return data_; }
+  T& operator[](std::size_t i) const { return data_[i]; }
+  std::size_t size() const { return n_; }
+  TableMemory memory() const { return where_; }
+
+ private:
+  std::size_t bytes() const { return std::max<std::size_t>(1, n_ * sizeof(T)); }
+  void swap(TableBlock& o) noexcept {
+    std::swap(heap_, o.heap_);
+    std::swap(data_, o.data_);
+    std::swap(n_, o.n_);
+    std::swap(where_, o.where_);
+  }
+  void release() noexcept {
+    if (where_ == TableMemory::Shared && data_) {
+      std::destroy_n(data_, n_);
+      ::munmap(data_, bytes());
+    }
+    heap_.reset();
+    data_ = nullptr;
+    n_ = 0;
+  }
+
+  std::unique_ptr<T[]> heap_;
+  T* data_ = nullptr;
+  std::size_t n_ = 0;
+  TableMemory where_ = TableMemory::Private;
+};
 
 }  // namespace xq

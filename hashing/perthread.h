@@ -33,12 +33,18 @@ class PerThreadTable {
 
   PerThreadTable() { configure(kDefaultMiB, 1, Replacement::DepthPreferred); }
 
-  void configure(std::size_t mib, int threads, Replacement r) {
+  // Every thread's table in shared memory works across processes as it does
+  // across threads (see ClusterTable::configure_bytes).
+  static constexpr bool kProcessShared = Layout::kProcessShared;
+
+  void configure(std::size_t mib, int threads, Replacement r,
+                 TableMemory memory = TableMemory::Private) {
     validate_table_request(mib, threads);
-    configure_bytes(mib << 20, threads, r);
+    configure_bytes(mib << 20, threads, r, memory);
   }
   // Total bytes over all threads; every table needs at least one bucket.
-  void configure_bytes(std::size_t bytes, int threads, Replacement r) {
+  void configure_bytes(std::size_t bytes, int threads, Replacement r,
+                       TableMemory memory = TableMemory::Private) {
     validate_table_request(std::max<std::size_t>(1, bytes >> 20), threads);
     const std::size_t per_table = bytes / std::size_t(threads);
     if (per_table < kBucketBytes)
@@ -47,13 +53,14 @@ class PerThreadTable {
                                   std::to_string(kBucketBytes) + "-byte bucket each");
     check_fits_in_memory(bytes);
     std::vector<BucketArray<Layout>> fresh(static_cast<std::size_t>(threads));
-    for (auto& t : fresh) t.allocate(per_table / kBucketBytes);
+    for (auto& t : fresh) t.allocate(per_table / kBucketBytes, memory);
     tables_ = std::move(fresh);
-    counters_.resize(threads);
+    counters_.resize(threads, memory);
+    memory_ = memory;
     replacement_ = r;
     generation_.store(0, std::memory_order_relaxed);
   }
-  void resize(std::size_t mib) { configure(mib, threads(), replacement_); }
+  void resize(std::size_t mib) { configure(mib, threads(), replacement_, memory_); }
 
   bool probe(Key key, TTData& out, int tid) {
     ThreadCounters::Slot& c = counters_[tid];
@@ -118,12 +125,14 @@ class PerThreadTable {
   std::size_t bucket_of(Key key) const { return tables_[0].index_of(key); }
   int threads() const { return int(tables_.size()); }
   Replacement replacement() const { return replacement_; }
+  TableMemory memory() const { return memory_; }
   std::uint8_t generation() const { return generation_.load(std::memory_order_relaxed); }
 
  private:
   std::vector<BucketArray<Layout>> tables_;
   ThreadCounters counters_;
   Replacement replacement_ = Replacement::DepthPreferred;
+  TableMemory memory_ = TableMemory::Private;
   std::atomic<std::uint8_t> generation_{0};
 };
 

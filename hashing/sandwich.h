@@ -33,7 +33,8 @@ struct SandwichLayout {
   };
   static_assert(sizeof(Bucket) == kCacheLine);
 
-  void prepare(std::size_t) {}
+  static constexpr bool kProcessShared = true;  // atomic words only
+  void prepare(std::size_t, TableMemory) {}
   NoLock guard(Bucket&, std::size_t) const { return {}; }
   static LoadedSlot load(const Bucket& b, int i) {
     const Bucket::Slot& s = b.slots[i];

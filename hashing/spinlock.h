@@ -42,7 +42,8 @@ struct SpinlockLayout {
     std::atomic<std::uint64_t>& lock_;
   };
 
-  void prepare(std::size_t) {}
+  static constexpr bool kProcessShared = true;  // atomic words only
+  void prepare(std::size_t, TableMemory) {}
   Guard guard(Bucket& b, std::size_t) const { return Guard(b.lock); }
   static LoadedSlot load(const Bucket& b, int i) {
     LoadedSlot s;

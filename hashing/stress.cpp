@@ -42,14 +42,17 @@ std::uint64_t thread_quota(const StressConfig& c, int tid) {
 }
 
 void wait_for(const std::atomic<int>& finished, int threads,
-              std::chrono::steady_clock::time_point start, double seconds) {
+              std::chrono::steady_clock::time_point start, double seconds,
+              const std::function<void()>& check) {
   using Duration = std::chrono::steady_clock::duration;
   const auto deadline =
       start + std::chrono::duration_cast<Duration>(std::chrono::duration<double>(seconds));
   const Duration step = std::min<Duration>(std::chrono::microseconds(500), (deadline - start) / 200);
   for (auto now = start; finished.load(std::memory_order_acquire) < threads && now < deadline;
-       now = std::chrono::steady_clock::now())
+       now = std::chrono::steady_clock::now()) {
+    if (check) check();
     std::this_thread::sleep_for(std::min<Duration>(step, deadline - now));
+  }
 }
 
 }  // namespace stress_detail

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -23,7 +24,9 @@
 #include <vector>
 
 #include "hashing/entry.h"
+#include "hashing/memory.h"
 #include "hashing/perthread.h"
+#include "hashing/processes.h"
 
 namespace xq {
 
@@ -35,6 +38,10 @@ struct StressConfig {
   Replacement replacement = Replacement::AlwaysReplace;
   int store_percent = 50;      // share of operations that are stores
   std::uint64_t seed = 1;
+  // The workers are processes instead of threads: the table lives in memory
+  // shared between them (TableMemory::Shared), as do their tallies and the
+  // start and stop words (hashing/processes.h). `threads` counts them.
+  bool processes = false;
 };
 
 struct StressResult {
@@ -93,9 +100,10 @@ std::uint64_t thread_quota(const StressConfig& c, int tid);
 
 // Blocks until `finished` reaches `threads` or `seconds` have passed since
 // `start`, polling in steps of at most 1/200 of the limit (and 500 us), so
-// the limit is kept within 1 %.
+// the limit is kept within 1 %; calls `check` (when given) at every step.
 void wait_for(const std::atomic<int>& finished, int threads,
-              std::chrono::steady_clock::time_point start, double seconds);
+              std::chrono::steady_clock::time_point start, double seconds,
+              const std::function<void()>& check = {});
 
 struct alignas(kCacheLine) ThreadTally {
   std::uint64_t ops = 0, corrupt = 0;
@@ -105,6 +113,57 @@ struct Shared {
   std::atomic<bool> go{false}, stop{false};
   std::atomic<int> finished{0};
 };
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "the start and stop words work across processes only when lock-free");
+
+inline TableMemory memory_of(const StressConfig& c) {
+  return c.processes ? TableMemory::Shared : TableMemory::Private;
+}
+
+// How long a worker process may take to stop once told (it looks at the
+// stop word every 64 operations): only a hung one takes longer.
+inline constexpr double kStopGraceSeconds = 5.0;
+
+// Runs work(tid, shared) on config.threads threads, or worker processes when
+// config.processes (whatever they write for the parent must then live in
+// shared memory), releases them together and returns once every one has
+// finished, or the time limit passed and every one has stopped: the seconds
+// from the release. Throws std::runtime_error (one line) when a worker
+// process died; every other one is killed and reaped first.
+template <class Work>
+double run_workers(const StressConfig& config, Work work) {
+  TableBlock<Shared> block(1, memory_of(config));
+  Shared& shared = block[0];
+  const int n = config.threads;
+  std::chrono::steady_clock::time_point start;
+  if (config.processes) {
+    WorkerProcesses workers("stress worker", n, [&](int t) { work(t, shared); });
+    start = std::chrono::steady_clock::now();
+    shared.go.store(true, std::memory_order_release);
+    wait_for(shared.finished, n, start, config.seconds, [&] { workers.poll(); });
+    shared.stop.store(true, std::memory_order_relaxed);
+    workers.join(kStopGraceSeconds);
+  } else {
+    std::vector<std::thread> workers;
+    for (int t = 0; t < n; ++t) workers.emplace_back([&, t] { work(t, shared); });
+    start = std::chrono::steady_clock::now();
+    shared.go.store(true, std::memory_order_release);
+    wait_for(shared.finished, n, start, config.seconds);
+    shared.stop.store(true, std::memory_order_relaxed);
+    for (auto& t : workers) t.join();
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Throws std::invalid_argument (one line) when the workers are processes and
+// Table cannot live in memory they share.
+template <class Table>
+void check_process_shared(const StressConfig& c) {
+  if (c.processes && !Table::kProcessShared)
+    throw std::invalid_argument("hash scheme " + std::string(Table::kName) +
+                                " cannot be shared between processes (its locks are "
+                                "process-private std::mutex)");
+}
 
 // One thread's share of the work: random stores and probes from the pool,
 // in batches of at most 64 between looks at the stop flag.
@@ -144,30 +203,24 @@ template <class Table>
 StressResult run_stress(const StressConfig& config) {
   using namespace stress_detail;
   validate_stress_config(config);
+  check_process_shared<Table>(config);
   const int threads = config.threads;
   std::size_t buckets = (config.entries + Table::kBucketSlots - 1) / Table::kBucketSlots;
   if constexpr (std::is_same_v<Table, PerThreadTable>)  // whole buckets in every table
     buckets = (buckets + std::size_t(threads) - 1) / std::size_t(threads) * std::size_t(threads);
   Table table;
-  table.configure_bytes(buckets * Table::kBucketBytes, threads, config.replacement);
+  table.configure_bytes(buckets * Table::kBucketBytes, threads, config.replacement,
+                        memory_of(config));
   const KeyPool pool = make_key_pool(table.entry_count(), config.seed);
 
-  std::vector<ThreadTally> tally(static_cast<std::size_t>(threads));
-  Shared shared;
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t)
-    workers.emplace_back([&, t] { tally[std::size_t(t)] = hammer(table, pool, config, t, shared); });
-  const auto start = std::chrono::steady_clock::now();
-  shared.go.store(true, std::memory_order_release);
-  wait_for(shared.finished, threads, start, config.seconds);
-  shared.stop.store(true, std::memory_order_relaxed);
-  for (auto& t : workers) t.join();
-
+  TableBlock<ThreadTally> tally(std::size_t(threads), memory_of(config));
   StressResult r;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (const ThreadTally& t : tally) {
-    r.ops += t.ops;
-    r.corrupt_accepted += t.corrupt;
+  r.seconds = run_workers(config, [&](int t, Shared& shared) {
+    tally[std::size_t(t)] = hammer(table, pool, config, t, shared);
+  });
+  for (std::size_t t = 0; t < tally.size(); ++t) {
+    r.ops += tally[t].ops;
+    r.corrupt_accepted += tally[t].corrupt;
   }
   const TableCounters c = table.counters();
   r.probes = c.probes;
@@ -288,10 +341,12 @@ MarkStressResult run_mark_stress(const StressConfig& config) {
     throw std::invalid_argument("hash scheme " + std::string(Table::kName) +
                                 " holds no searcher counts (busy marks): nothing to stress");
   } else {
+    check_process_shared<Table>(config);
     const int threads = config.threads, teams = mark_teams(threads);
     Table table;
     const std::size_t buckets = (config.entries + Table::kBucketSlots - 1) / Table::kBucketSlots;
-    table.configure_bytes(buckets * Table::kBucketBytes, threads, Replacement::DepthPreferred);
+    table.configure_bytes(buckets * Table::kBucketBytes, threads, Replacement::DepthPreferred,
+                          memory_of(config));
     const std::vector<Key> keys = fill_with_keys(table, config.seed);
     std::vector<std::vector<Key>> team_keys(static_cast<std::size_t>(teams));
     for (std::size_t i = 0; i < keys.size(); ++i) team_keys[i % std::size_t(teams)].push_back(keys[i]);
@@ -300,23 +355,14 @@ MarkStressResult run_mark_stress(const StressConfig& config) {
                                   std::to_string(2 * kMaxHeld * teams) + " entries at " +
                                   std::to_string(threads) + " threads");
 
-    std::vector<MarkTally> tally(static_cast<std::size_t>(threads));
-    Shared shared;
-    std::vector<std::thread> workers;
-    for (int t = 0; t < threads; ++t)
-      workers.emplace_back([&, t] {
-        const auto& mine = team_keys[std::size_t(t % teams)];
-        tally[std::size_t(t)] = hammer_marks(table, mine, config, t, shared);
-      });
-    const auto start = std::chrono::steady_clock::now();
-    shared.go.store(true, std::memory_order_release);
-    wait_for(shared.finished, threads, start, config.seconds);
-    shared.stop.store(true, std::memory_order_relaxed);
-    for (auto& t : workers) t.join();
-
+    TableBlock<MarkTally> tally(std::size_t(threads), memory_of(config));
     MarkStressResult r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (const MarkTally& t : tally) {
+    r.seconds = run_workers(config, [&](int t, Shared& shared) {
+      const auto& mine = team_keys[std::size_t(t % teams)];
+      tally[std::size_t(t)] = hammer_marks(table, mine, config, t, shared);
+    });
+    for (std::size_t i = 0; i < tally.size(); ++i) {
+      const MarkTally& t = tally[i];
       r.ops += t.ops;
       r.enters += t.enters;
       r.busy += t.busy;

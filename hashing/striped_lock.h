@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
+#include <type_traits>
 
 #include "hashing/cluster_table.h"
 
@@ -28,7 +30,14 @@ struct StripedLayout {
     Lock lock;
   };
 
-  void prepare(std::size_t) { stripes_ = std::make_unique<Stripe[]>(kStripes); }
+  // A lock works across processes when it is an address-free atomic
+  // (tbb::spin_mutex); std::mutex is a process-private futex.
+  static constexpr bool kProcessShared = !std::is_same_v<Lock, std::mutex>;
+  void prepare(std::size_t, TableMemory memory) {
+    if (memory == TableMemory::Shared && !kProcessShared)
+      throw std::invalid_argument("a striped std::mutex cannot be shared between processes");
+    stripes_ = TableBlock<Stripe>(kStripes, memory);
+  }
   std::lock_guard<Lock> guard(Bucket&, std::size_t index) const {
     return std::lock_guard<Lock>(stripes_[index & (kStripes - 1)].lock);
   }
@@ -44,7 +53,7 @@ struct StripedLayout {
   }
 
  private:
-  std::unique_ptr<Stripe[]> stripes_;
+  TableBlock<Stripe> stripes_;
 };
 
 }  // namespace xq

@@ -24,7 +24,8 @@ namespace xq {
 struct XorLayout {
   static constexpr int kSlots = 4;
   using Bucket = PairBucket;  // slot i: words[2i] = key ^ data, words[2i+1] = data
-  void prepare(std::size_t) {}
+  static constexpr bool kProcessShared = true;  // atomic words only
+  void prepare(std::size_t, TableMemory) {}
   NoLock guard(Bucket&, std::size_t) const { return {}; }
   static LoadedSlot load(const Bucket& b, int i) {
     LoadedSlot s;

@@ -1,0 +1,118 @@
+#include "hashing/processes.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace xq {
+
+WorkerProcesses::WorkerProcesses(std::string what, int n, const Job& job)
+    : what_(std::move(what)) {
+  const pid_t parent = ::getpid();
+  workers_.reserve(std::size_t(n));
+  for (int i = 0; i < n; ++i) {
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+      const int err = errno;
+      kill_all();
+      throw std::runtime_error("cannot fork " + what_ + " " + std::to_string(i + 1) + " of " +
+                               std::to_string(n) + ": " + std::strerror(err));
+    }
+    if (pid == 0) {
+      // The worker: dies with the forking thread, leaves SIGINT to the parent.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);  // the parent died before prctl
+      ::signal(SIGINT, SIG_IGN);
+      try {
+        job(i);
+      } catch (...) {
+        ::_exit(1);
+      }
+      ::_exit(0);
+    }
+    workers_.push_back({pid});
+  }
+}
+
+WorkerProcesses::~WorkerProcesses() { kill_all(); }
+
+std::string WorkerProcesses::failure(int i) const {
+  const Worker& w = workers_[std::size_t(i)];
+  const std::string who = what_ + " process " + std::to_string(i + 1) + " of " +
+                          std::to_string(size()) + " (pid " + std::to_string(w.pid) + ")";
+  if (WIFSIGNALED(w.status))
+    return who + " was killed by signal " + std::to_string(WTERMSIG(w.status)) + " (" +
+           ::strsignal(WTERMSIG(w.status)) + ")";
+  if (WIFEXITED(w.status) && WEXITSTATUS(w.status) != 0)
+    return who + " exited with status " + std::to_string(WEXITSTATUS(w.status)) +
+           (WEXITSTATUS(w.status) == 1 ? " (its work threw)" : "");
+  return "";
+}
+
+int WorkerProcesses::poll() {
+  int done = 0;
+  for (int i = 0; i < size(); ++i) {
+    Worker& w = workers_[std::size_t(i)];
+    if (!w.reaped) {
+      int status = 0;
+      const pid_t r = ::waitpid(w.pid, &status, WNOHANG);
+      if (r == w.pid) {
+        w.reaped = true;
+        w.status = status;
+      } else if (r < 0 && errno == ECHILD) {  // reaped by someone else: its end is unknown
+        w.reaped = true;
+        w.status = 0;
+      }
+    }
+    if (!w.reaped) continue;
+    if (const std::string line = failure(i); !line.empty()) {
+      kill_all();
+      throw std::runtime_error(line);
+    }
+    ++done;
+  }
+  return done;
+}
+
+void WorkerProcesses::join(double grace_seconds) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(grace_seconds));
+  while (poll() < size()) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      int late = 0;
+      while (workers_[std::size_t(late)].reaped) ++late;
+      const std::string who = what_ + " process " + std::to_string(late + 1) + " of " +
+                              std::to_string(size()) + " (pid " +
+                              std::to_string(workers_[std::size_t(late)].pid) + ")";
+      kill_all();
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", grace_seconds);
+      throw std::runtime_error(who + " did not stop within " + seconds + " s and was killed");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void WorkerProcesses::kill_all() noexcept {
+  for (Worker& w : workers_)
+    if (!w.reaped) ::kill(w.pid, SIGKILL);
+  for (Worker& w : workers_) {
+    if (w.reaped) continue;
+    int status = 0;
+    while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    w.reaped = true;
+    w.status = status;
+  }
+}
+
+}  // namespace xq
