@@ -168,6 +168,12 @@ class ClusterTable {
     const auto g = generation_.load(std::memory_order_relaxed);
     generation_.store(std::uint8_t((g + 1) & packed::kGenerationMask), std::memory_order_relaxed);
   }
+  // The generation lives in the table object: a process that works on its
+  // copy of the object (forked after the table was configured in shared
+  // memory) takes the owner's at each search.
+  void set_generation(std::uint8_t g) {
+    generation_.store(std::uint8_t(g & packed::kGenerationMask), std::memory_order_relaxed);
+  }
   int hashfull() const {
     const std::size_t sample = std::max<std::size_t>(1, 1000 / kBucketSlots);
     const std::size_t slots = std::min(sample, array_.buckets()) * kBucketSlots;

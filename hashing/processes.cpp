@@ -1,11 +1,15 @@
 #include "hashing/processes.h"
 
+#include <linux/futex.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <ctime>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -113,6 +117,20 @@ void WorkerProcesses::kill_all() noexcept {
     w.reaped = true;
     w.status = status;
   }
+}
+
+void shared_wait(const std::atomic<std::uint32_t>& word, std::uint32_t old, long timeout_us) {
+  if (word.load(std::memory_order_acquire) != old) return;
+  timespec t{};
+  t.tv_sec = timeout_us / 1000000;
+  t.tv_nsec = (timeout_us % 1000000) * 1000;
+  ::syscall(SYS_futex, reinterpret_cast<const std::uint32_t*>(&word), FUTEX_WAIT, old, &t,
+            nullptr, 0);
+}
+
+void shared_wake_all(std::atomic<std::uint32_t>& word) {
+  ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAKE, INT_MAX, nullptr,
+            nullptr, 0);
 }
 
 }  // namespace xq

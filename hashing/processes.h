@@ -14,6 +14,8 @@
 
 #include <sys/types.h>
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -62,5 +64,13 @@ class WorkerProcesses {
   std::string what_;
   std::vector<Worker> workers_;
 };
+
+// Waiting on a word in shared memory across processes (a futex without the
+// private flag: std::atomic::wait's is process-private). shared_wait returns
+// when `word` no longer holds `old`, after timeout_us microseconds, or
+// spuriously: callers loop. shared_wake_all wakes every waiter of `word`.
+static_assert(sizeof(std::atomic<std::uint32_t>) == 4);
+void shared_wait(const std::atomic<std::uint32_t>& word, std::uint32_t old, long timeout_us);
+void shared_wake_all(std::atomic<std::uint32_t>& word);
 
 }  // namespace xq

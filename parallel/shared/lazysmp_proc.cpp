@@ -1,0 +1,422 @@
+// Lazy SMP on processes: the lazysmp backend's search (same skips, window
+// shifts, vote and parameters) with its helpers in worker processes instead
+// of threads, sharing only memory mapped before they were forked: the table
+// (TableMemory::Shared, any scheme whose locks work across processes), a
+// control block (the root, the options, the start and stop words) and one
+// result slot per helper. It is the first backend on the process executor
+// (hashing/processes.h) that Deep Elephant's and Crafty's designs use; the
+// split family's turn (ybwc on processes) is the next step.
+//
+// Life of the workers. They are forked when the backend is built (not per
+// search) and live until it is destroyed; between searches they sleep on a
+// futex word in shared memory (no polling). A search writes the root and the
+// options into the control block and bumps that word; each helper runs
+// iterative deepening from the root on its own Worker, publishes its node
+// count every 1,024 nodes (the node limit binds the sum over processes, as
+// it does over threads) and, when the main thread is done, stops at its next
+// node, writes its result and counters into its slot and parks. Thread ids
+// are table slots, as with threads.
+//
+// Faults. A helper that dies (killed, or its search threw) fails the search
+// that runs with one line naming it, its pid and its signal; every other
+// helper is killed and reaped at once (one may have died holding a bucket
+// lock in shared memory). The next search then clears the table (which frees
+// any such lock word) and forks fresh helpers, so the backend stays usable.
+// A parent that dies takes its helpers with it (PR_SET_PDEATHSIG: they die
+// when the thread that built the backend ends — build it on a thread that
+// outlives it); Ctrl-C reaches the parent alone.
+//
+// What differs from lazysmp on threads, measured by the lab: each search
+// wakes the helpers through the kernel; a helper's counters reach the main
+// thread's iteration reports only once it has parked (the final result
+// counts every node); the stop reaches helpers through the done word only
+// (threads also see the global stop flag directly). ThreadSanitizer does not
+// see across processes: the contract tests check the protocol instead (exact
+// values, counters that add up, start/stop cycles, a killed helper).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "hashing/memory.h"
+#include "hashing/processes.h"
+#include "parallel/backend_base.h"
+#include "parallel/backend_factory.h"
+#include "parallel/shared/lazysmp.h"
+#include "search/driver.h"
+#include "search/virtual_time.h"
+
+namespace xq {
+
+extern const BackendInfo kLazySmpBackend;
+
+namespace {
+
+// Root moves a search may ban (UCCI banmoves), carried to the helpers in a
+// fixed array: more than any Xiangqi position has legal moves.
+constexpr int kMaxBanned = 256;
+// How long helpers may take to stop once the main thread is done (they stop
+// at their next node): only a hung one takes longer.
+constexpr double kStopGraceSeconds = 10.0;
+
+// What one helper publishes: its live node count while it searches, its
+// result and counters once it has parked.
+struct alignas(64) HelperSlot {
+  std::atomic<std::uint64_t> live_nodes{0};
+  SearchStats stats;
+  Move best_move;
+  Value score = 0;
+  Depth depth = 0;
+  bool completed = false;
+};
+
+// Written by the parent before it bumps `epoch`; read by the helpers after.
+struct Control {
+  std::atomic<std::uint32_t> epoch{0};   // futex word: +1 per search, +1 to quit
+  std::atomic<std::uint32_t> parked{0};  // futex word: helpers done with this search
+  std::atomic<bool> quit{false};
+  std::atomic<bool> done{false};  // the main thread is done: helpers stop
+  std::uint8_t generation = 0;
+  Position root;
+  Limits limits;
+  Algorithm algorithm = Algorithm::Pvs;
+  Features features;
+  SearchTuning tuning;
+  bool exact = false;
+  int banned = 0;
+  std::array<Move, kMaxBanned> banned_moves{};
+};
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
+                  std::atomic<bool>::is_always_lock_free,
+              "words shared between processes must be lock-free (address-free)");
+
+// One hooks type for the main thread (in the parent) and the helpers (in
+// their processes); `slot` is null for the main thread.
+class ProcHooks : public SerialHooks {
+ public:
+  static constexpr bool kSkipsDepths = true;
+  // The main thread's hooks watch the helpers (`workers`, polled every
+  // kWatchNodes nodes): a dead one stops the search, and its line goes to
+  // `failure`.
+  ProcHooks(Control& control, HelperSlot* slots, int helpers, HelperSlot* slot,
+            SearchShared* main_shared, lazysmp::Skip skip, Value offset,
+            WorkerProcesses* workers = nullptr, std::string* failure = nullptr)
+      : control_(control), slots_(slots), helpers_(helpers), slot_(slot),
+        main_shared_(main_shared), skip_(skip), offset_(offset), workers_(workers),
+        failure_(failure) {}
+
+  bool aborted(const Worker& w) const {
+    if (w.stats.nodes >= next_check_) {
+      next_check_ = w.stats.nodes + 1024;
+      if (slot_) {
+        slot_->live_nodes.store(w.stats.nodes, std::memory_order_relaxed);
+      } else if (const std::uint64_t limit = main_shared_->options.limits.nodes) {
+        std::uint64_t total = w.stats.nodes;
+        for (int i = 0; i < helpers_; ++i) total += slots_[i].live_nodes.load(std::memory_order_relaxed);
+        if (total >= limit) main_shared_->stop.store(true, std::memory_order_relaxed);
+      }
+      if (!slot_ && workers_ && w.stats.nodes >= next_watch_) {
+        next_watch_ = w.stats.nodes + kWatchNodes;
+        try {
+          workers_->poll();
+        } catch (const std::runtime_error& e) {
+          *failure_ = e.what();
+          main_shared_->stop.store(true, std::memory_order_relaxed);
+        }
+      }
+    }
+    if (slot_) return control_.done.load(std::memory_order_relaxed);
+    if (main_shared_->stopped() && !control_.done.load(std::memory_order_relaxed))
+      control_.done.store(true, std::memory_order_relaxed);  // the helpers stop now too
+    return false;
+  }
+  void add_helper_stats(SearchStats& s) const {
+    for (int i = 0; i < helpers_; ++i) s += slots_[i].stats;  // parked helpers' only
+  }
+  bool skip_depth(const Worker& w, Depth d) const { return lazysmp::skips(skip_, w.id, d); }
+  bool bound_by_depth_limit(const Worker& w) const { return w.id == 0; }
+  Value window_shift(const Worker& w) const { return lazysmp::window_shift(offset_, w.id); }
+
+ private:
+  Control& control_;
+  HelperSlot* slots_;
+  int helpers_;
+  HelperSlot* slot_;
+  SearchShared* main_shared_;
+  lazysmp::Skip skip_;
+  Value offset_;
+  WorkerProcesses* workers_;
+  std::string* failure_;
+  mutable std::uint64_t next_check_ = 0, next_watch_ = 0;
+  // A waitpid() every this many nodes of the main thread: a few per millisecond.
+  static constexpr std::uint64_t kWatchNodes = 8192;
+};
+
+struct ProcThread : Worker {
+  explicit ProcThread(int thread_id) : Worker(thread_id) {}
+};
+
+template <class Table>
+class LazySmpProcBackend final : public BackendBase<Table> {
+ public:
+  explicit LazySmpProcBackend(const BackendConfig& c)
+      : BackendBase<Table>(c),
+        helpers_(c.threads - 1),
+        main_(std::make_unique<ProcThread>(0)),
+        control_(1, TableMemory::Shared),
+        slots_(std::size_t(std::max(1, c.threads - 1)), TableMemory::Shared) {
+    if constexpr (!Table::kProcessShared) {
+      throw std::invalid_argument("lazysmp-proc cannot share hash scheme " +
+                                  std::string(Table::kName) + " between processes");
+    } else {
+      // The table again, now in memory the helpers will share.
+      if (c.hash_bytes != 0)
+        this->tt_.configure_bytes(c.hash_bytes, c.threads, c.replacement, TableMemory::Shared);
+      else
+        this->tt_.configure(c.hash_mib, c.threads, c.replacement, TableMemory::Shared);
+      this->require_thread_slots(c.threads);
+      spawn();
+    }
+  }
+  ~LazySmpProcBackend() override { quit(); }
+
+  std::string_view name() const override { return "lazysmp-proc"; }
+  void clear() override {
+    this->tt_.clear();
+    main_->clear_heuristics();  // the helpers' are cleared at every search
+  }
+
+ protected:
+  void begin_search(const Position& pos, SearchShared& shared) override {
+    const SearchOptions& o = shared.options;
+    if (helpers_ > 0 && sim::current())
+      throw std::invalid_argument(
+          "lazysmp-proc cannot run on the simulated machine: its helpers are processes, which "
+          "the simulator does not schedule");
+    if (o.banned_root_moves.size() > std::size_t(kMaxBanned))
+      throw std::invalid_argument("lazysmp-proc: more than " + std::to_string(kMaxBanned) +
+                                  " banned root moves");
+    if (broken_) {  // a helper died in an earlier search: start afresh
+      workers_.reset();
+      this->tt_.clear();
+      broken_ = false;
+      spawn();
+    }
+    reset_worker(*main_, pos);
+    Control& c = control_[0];
+    c.root = pos;
+    c.limits = o.limits;
+    c.algorithm = o.algorithm;
+    c.features = o.features;
+    c.tuning = o.tuning;
+    c.exact = o.exact;
+    c.banned = int(o.banned_root_moves.size());
+    std::copy(o.banned_root_moves.begin(), o.banned_root_moves.end(), c.banned_moves.begin());
+    c.generation = this->tt_.generation();
+    c.done.store(false, std::memory_order_relaxed);
+    c.parked.store(0, std::memory_order_relaxed);
+    for (int i = 0; i < helpers_; ++i) {
+      HelperSlot& s = slots_[std::size_t(i)];
+      s.live_nodes.store(0, std::memory_order_relaxed);
+      s.stats = SearchStats{};
+      s.best_move = Move();
+      s.score = 0;
+      s.depth = 0;
+      s.completed = false;
+    }
+    failure_.clear();
+    hooks_.emplace(c, slots_.get(), helpers_, nullptr, &shared, skip(), offset(),
+                   workers_ ? &*workers_ : nullptr, &failure_);
+    search_.emplace(this->tt_, *hooks_, shared);
+    if (helpers_ > 0) {
+      running_ = true;
+      c.epoch.fetch_add(1, std::memory_order_release);
+      shared_wake_all(c.epoch);
+    }
+  }
+
+  SearchResult run_search(SearchShared& shared, Observer& observer) override {
+    const SearchOptions& o = shared.options;
+    Gate gate(observer, *this, o.limits.depth);
+    SearchResult r = iterative_deepening(*search_, *main_, shared, &gate);
+    finish();
+    if (this->config_.param("best_thread") == 0 || o.limits.depth > 0 || o.exact || !r.completed)
+      return r;
+    std::vector<lazysmp::Ballot> ballots = {{r.best_move, r.score, r.depth}};
+    for (int i = 0; i < helpers_; ++i) {
+      const HelperSlot& s = slots_[std::size_t(i)];
+      ballots.push_back({s.best_move, s.score, s.completed ? s.depth : 0});
+    }
+    const std::size_t winner = lazysmp::vote(ballots);
+    if (winner == 0) return r;
+    const HelperSlot& s = slots_[winner - 1];
+    SearchResult chosen = r;
+    chosen.best_move = s.best_move;
+    chosen.score = s.score;
+    chosen.depth = s.depth;
+    chosen.pv = {s.best_move};
+    return chosen;
+  }
+
+  void end_search() noexcept override {
+    try {
+      finish();
+    } catch (...) {
+      // finish() marked the backend broken; the search's own error (if any) stands.
+    }
+  }
+
+  SearchStats thread_stats() const override {
+    SearchStats s = main_->stats;
+    for (int i = 0; i < helpers_; ++i) s += slots_[std::size_t(i)].stats;
+    return s;
+  }
+
+ private:
+  // Forwards the main thread's iteration reports; at the last iteration the
+  // depth limit allows it first ends the helpers, so the report counts every
+  // node the result will count.
+  class Gate final : public Observer {
+   public:
+    Gate(Observer& inner, LazySmpProcBackend& b, Depth limit) : inner_(inner), b_(b), limit_(limit) {}
+    void on_iteration(const SearchResult& r) override {
+      if (limit_ <= 0 || r.depth < limit_) {
+        inner_.on_iteration(r);
+        return;
+      }
+      b_.finish();
+      SearchResult all = r;
+      all.stats = b_.thread_stats();
+      inner_.on_iteration(all);
+    }
+
+   private:
+    Observer& inner_;
+    LazySmpProcBackend& b_;
+    Depth limit_;
+  };
+
+  lazysmp::Skip skip() const { return lazysmp::Skip(this->config_.param("skip_schedule")); }
+  Value offset() const { return Value(this->config_.param("window_offset")); }
+
+  void spawn() {
+    if (helpers_ == 0) return;
+    const std::uint32_t epoch = control_[0].epoch.load(std::memory_order_relaxed);
+    workers_.emplace("lazysmp-proc helper", helpers_, [this, epoch](int i) { serve(i + 1, epoch); });
+  }
+
+  // A helper process's life: wait for a search, run it, park; until quit.
+  void serve(int id, std::uint32_t seen) {
+    Control& c = control_[0];
+    HelperSlot& slot = slots_[std::size_t(id - 1)];
+    auto t = std::make_unique<ProcThread>(id);
+    while (true) {
+      while (c.epoch.load(std::memory_order_acquire) == seen) shared_wait(c.epoch, seen, 1000000);
+      seen = c.epoch.load(std::memory_order_acquire);
+      if (c.quit.load(std::memory_order_acquire)) return;
+      SearchShared shared;
+      shared.sim = nullptr;
+      shared.options.limits = c.limits;
+      shared.options.algorithm = c.algorithm;
+      shared.options.features = c.features;
+      shared.options.tuning = c.tuning;
+      shared.options.exact = c.exact;
+      shared.options.banned_root_moves.assign(c.banned_moves.begin(),
+                                              c.banned_moves.begin() + c.banned);
+      this->tt_.set_generation(c.generation);
+      reset_worker(*t, c.root);
+      ProcHooks hooks(c, slots_.get(), helpers_, &slot, nullptr, skip(), offset());
+      Search<Table, ProcHooks> search(this->tt_, hooks, shared);
+      const SearchResult r = iterative_deepening(search, *t, shared, nullptr);
+      slot.stats = t->stats;
+      slot.best_move = r.best_move;
+      slot.score = r.score;
+      slot.depth = r.depth;
+      slot.completed = r.completed;
+      c.parked.fetch_add(1, std::memory_order_release);
+      shared_wake_all(c.parked);
+    }
+  }
+
+  // Ends the helpers' search and waits until every one has parked. Throws
+  // std::runtime_error (one line) when one died or hung; the others are
+  // killed then, and the next search starts fresh helpers.
+  void finish() {
+    if (!failure_.empty()) {  // the main thread's watch saw a helper die
+      running_ = false;
+      broken_ = true;
+      throw std::runtime_error(failure_);
+    }
+    if (!running_) return;
+    running_ = false;
+    Control& c = control_[0];
+    c.done.store(true, std::memory_order_relaxed);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(kStopGraceSeconds));
+    try {
+      for (std::uint32_t n; (n = c.parked.load(std::memory_order_acquire)) < std::uint32_t(helpers_);) {
+        workers_->poll();
+        if (std::chrono::steady_clock::now() >= deadline) {
+          workers_->kill_all();
+          throw std::runtime_error("lazysmp-proc: a helper process did not stop within " +
+                                   std::to_string(int(kStopGraceSeconds)) + " s and was killed");
+        }
+        shared_wait(c.parked, n, 1000);
+      }
+    } catch (...) {
+      broken_ = true;
+      throw;
+    }
+  }
+
+  void quit() noexcept {
+    if (!workers_) return;
+    end_search();
+    Control& c = control_[0];
+    c.quit.store(true, std::memory_order_release);
+    c.epoch.fetch_add(1, std::memory_order_release);
+    shared_wake_all(c.epoch);
+    try {
+      workers_->join(kStopGraceSeconds);
+    } catch (...) {
+      // join() killed and reaped whoever did not leave: nothing is left behind.
+    }
+    workers_.reset();
+  }
+
+  const int helpers_;
+  std::unique_ptr<ProcThread> main_;
+  TableBlock<Control> control_;
+  TableBlock<HelperSlot> slots_;
+  std::optional<ProcHooks> hooks_;
+  std::optional<Search<Table, ProcHooks>> search_;
+  bool running_ = false;  // helpers are in a search (the caller's thread only)
+  bool broken_ = false;   // a helper died or hung: respawn at the next search
+  std::string failure_;   // what the main thread's watch saw, this search
+  std::optional<WorkerProcesses> workers_;
+};
+
+bool process_shared_scheme(std::string_view scheme) {
+  return is_known_scheme(scheme) && visit_scheme(scheme, [](auto tag) {
+           return decltype(tag)::type::kProcessShared;
+         });
+}
+
+}  // namespace
+
+// The registry's entry (parallel/registry.cpp): every scheme whose locks work
+// across processes (not mutex).
+extern const BackendInfo kLazySmpProcBackend = {
+    "lazysmp-proc",
+    "Lazy SMP with its helpers in processes sharing the table in shared memory",
+    "xor", Sharing::Table, process_shared_scheme,
+    [](const BackendConfig& config) { return make_for_scheme<LazySmpProcBackend>(config); },
+    []() -> const std::vector<ParamSpec>& { return kLazySmpBackend.params(); }};
+
+}  // namespace xq

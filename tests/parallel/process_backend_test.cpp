@@ -1,0 +1,203 @@
+// lazysmp-proc: Lazy SMP with its helpers in worker processes
+// (parallel/shared/lazysmp_proc.cpp). The contract suites (exact values,
+// stop, start/stop cycles, reports, a throwing observer) run it with every
+// other backend; these tests hold what only processes can do wrong: a helper
+// killed in mid-search, processes left behind, counters that must cross the
+// process boundary.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <dirent.h>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "parallel/backend.h"
+#include "tests/parallel/exact_grid.h"
+
+namespace xq {
+namespace {
+
+// The pids of this process's children, from /proc (each line of
+// /proc/PID/stat names the parent as its fourth field). A zombie (a child
+// that ended and was not reaped) counts: it is a leak too.
+std::vector<pid_t> children() {
+  std::vector<pid_t> out;
+  DIR* d = ::opendir("/proc");
+  if (!d) return out;
+  const pid_t self = ::getpid();
+  while (const dirent* e = ::readdir(d)) {
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name, &end, 10);
+    if (!end || *end != '\0' || pid <= 0) continue;
+    std::ifstream stat("/proc/" + std::string(e->d_name) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const std::size_t close = line.rfind(')');  // the command may hold spaces
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 1));
+    char state = 0;
+    long ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == self) out.push_back(pid_t(pid));
+  }
+  ::closedir(d);
+  return out;
+}
+
+std::unique_ptr<Backend> proc_backend(int threads, const std::string& scheme = "xor") {
+  BackendConfig c;
+  c.threads = threads;
+  c.hash = scheme;
+  c.hash_mib = 4;
+  return make_backend("lazysmp-proc", c);
+}
+
+// Runs an unlimited search on another thread until `stop` or an error; the
+// error's text, or "" when it ended without one.
+struct Background {
+  std::atomic<bool> stop{false};
+  std::string error;
+  std::thread thread;
+  Background(Backend& b, const Position& p) {
+    thread = std::thread([this, &b, p] {
+      SearchOptions o;
+      o.stop_signal = &stop;
+      Observer quiet;
+      try {
+        b.search(p, o, quiet);
+      } catch (const std::runtime_error& e) {
+        error = e.what();
+      }
+    });
+  }
+  void join() {
+    stop.store(true);
+    thread.join();
+  }
+};
+
+TEST(ProcessBackend, HelpersAreForkedOnceAndLeaveWithTheBackend) {
+  ASSERT_TRUE(children().empty()) << "a process was left over from an earlier test";
+  auto b = proc_backend(3);
+  const std::vector<pid_t> helpers = children();
+  EXPECT_EQ(helpers.size(), 2u);
+  Observer quiet;
+  const Position start;
+  for (int i = 0; i < 3; ++i) b->search(start, test::exact_options(4), quiet);
+  EXPECT_EQ(children(), helpers) << "searches must reuse the helpers, not fork new ones";
+  b.reset();
+  EXPECT_TRUE(children().empty());
+}
+
+// Every helper's nodes reach the result: the counters cross the process
+// boundary through the helpers' slots.
+TEST(ProcessBackend, TheResultCountsTheHelpersNodes) {
+  auto one = proc_backend(1), two = proc_backend(2);
+  Observer quiet;
+  SearchOptions o;
+  o.limits.depth = 7;
+  const Position start;
+  const SearchResult alone = one->search(start, o, quiet);
+  const SearchResult both = two->search(start, o, quiet);
+  EXPECT_EQ(alone.depth, 7);
+  EXPECT_EQ(both.depth, 7);
+  // The helper searches from the root too, ahead of or beside the main
+  // thread: it adds nodes of its own (its table stores are what it shares).
+  EXPECT_GT(both.stats.nodes, alone.stats.nodes / 2);
+  EXPECT_GT(both.stats.tt_probes, 0u);
+}
+
+// A node limit binds the nodes of every process together, as it binds those
+// of every thread: within a few publishing batches (1,024 nodes) per helper
+// and the main thread's node batch.
+TEST(ProcessBackend, ANodeLimitBindsTheSumOverProcesses) {
+  auto b = proc_backend(2);
+  Observer quiet;
+  SearchOptions o;
+  o.limits.nodes = 400000;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_GE(r.stats.nodes, o.limits.nodes);
+  EXPECT_LE(r.stats.nodes, o.limits.nodes + 64 * 1024) << r.stats.nodes;
+}
+
+// A helper killed with SIGKILL in mid-search: that search fails with one
+// line naming it, no process is left behind, and the next search works
+// (fresh helpers, the table cleared) and returns the serial value.
+TEST(ProcessBackend, AKilledHelperFailsItsSearchInOneLineAndTheNextOneWorks) {
+  auto b = proc_backend(2);
+  const std::vector<pid_t> helpers = children();
+  ASSERT_EQ(helpers.size(), 1u);
+  const Position start;
+  Background search(*b, start);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(::kill(helpers[0], SIGKILL), 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (children() == helpers && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // The main thread's watch reaps the helper and ends the search by itself.
+  search.thread.join();
+  EXPECT_EQ(search.error, "lazysmp-proc helper process 1 of 1 (pid " + std::to_string(helpers[0]) +
+                              ") was killed by signal 9 (Killed)");
+  EXPECT_TRUE(children().empty());
+
+  Observer quiet;
+  const std::vector<Position> ps = {start};
+  const SearchResult r = b->search(start, test::exact_options(4), quiet);
+  EXPECT_EQ(r.score, test::serial_values(ps, 4)[0]);
+  const std::vector<pid_t> fresh = children();
+  ASSERT_EQ(fresh.size(), 1u);
+  EXPECT_NE(fresh[0], helpers[0]);
+}
+
+// Repeated: searches during which a random helper is killed at a random
+// moment, mixed with searches that run to their depth. Each one either
+// completes or fails with the one line; none hangs; nothing is left behind.
+TEST(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
+  auto b = proc_backend(3, "spinlock");  // a lock a dying helper may hold
+  std::mt19937 rng(2026);
+  int failed = 0, completed = 0;
+  const std::vector<Position> ps = {Position()};
+  for (int i = 0; i < 12; ++i) {
+    if (i % 2 == 0) {
+      Observer quiet;
+      const SearchResult r = b->search(ps[0], test::exact_options(4), quiet);
+      EXPECT_EQ(r.score, test::serial_values(ps, 4)[0]) << i;
+      ++completed;
+      continue;
+    }
+    const std::vector<pid_t> helpers = children();
+    ASSERT_EQ(helpers.size(), 2u) << i;
+    Background search(*b, ps[0]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution<int>(0, 30)(rng)));
+    ::kill(helpers[std::size_t(rng() % 2)], SIGKILL);
+    search.thread.join();
+    EXPECT_NE(search.error.find("was killed by signal 9"), std::string::npos) << search.error;
+    failed += !search.error.empty();
+  }
+  EXPECT_EQ(completed, 6);
+  EXPECT_EQ(failed, 6);
+  b.reset();
+  EXPECT_TRUE(children().empty());
+}
+
+TEST(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
+  EXPECT_FALSE(find_backend("lazysmp-proc").supports("mutex"));
+  EXPECT_TRUE(find_backend("lazysmp-proc").supports("spinlock"));
+  EXPECT_THROW(proc_backend(2, "mutex"), std::invalid_argument);
+  EXPECT_TRUE(children().empty());
+}
+
+}  // namespace
+}  // namespace xq
