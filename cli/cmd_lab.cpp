@@ -172,6 +172,7 @@ int run(const LabArgs& a) {
   s.configs = lab::timing::build_configs(names, a.hash, a.threads, [](const std::string& what) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
+  if (s.sim) lab::timing::check_simulable(s.configs);
   const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
   std::FILE* text = a.json ? stderr : stdout;
   if (!a.json_file.empty()) {  // fail before work, without touching the file

@@ -115,6 +115,9 @@ struct BackendInfo {
   // baselines, aspiration and uidpabs, run when named: the default lab
   // already takes some fifteen minutes).
   bool in_default_lab = true;
+  // Whether the simulated machine (parallel/sim/) can run it at more than one
+  // thread: not when its helpers are processes, which it cannot schedule.
+  bool simulable = true;
 };
 
 // Every registered backend, "serial" first.

@@ -82,6 +82,14 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
   return out;
 }
 
+void check_simulable(const std::vector<LabConfig>& configs) {
+  for (const LabConfig& c : configs)
+    if (c.threads > 1 && !find_backend(c.backend).simulable)
+      throw std::invalid_argument("backend '" + c.backend +
+                                  "' cannot run on the simulated machine: its helpers are "
+                                  "processes, which the simulator does not schedule");
+}
+
 std::vector<int> reference_configs(const std::vector<LabConfig>& configs) {
   std::vector<int> ref(configs.size(), -1);
   for (std::size_t i = 0; i < configs.size(); ++i)
@@ -98,6 +106,7 @@ std::size_t lab_searches(const LabSettings& s, std::size_t positions) {
 
 std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::SuiteEntry>& suite,
                             const LabCallbacks& cb, const LabResume& resume) {
+  if (s.sim) check_simulable(s.configs);
   std::vector<LabRun> out;
   out.reserve(lab_searches(s, suite.size()));
   // Searches finished by an earlier run, by (config, run, position).

@@ -56,6 +56,10 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
                                      const std::vector<int>& threads,
                                      const std::function<void(const std::string&)>& skipped);
 
+// Throws std::invalid_argument (one line) for a configuration the simulated
+// machine cannot run (a backend whose helpers are processes, above 1 thread).
+void check_simulable(const std::vector<LabConfig>& configs);
+
 // The config index of each configuration's serial reference (-1 when none).
 std::vector<int> reference_configs(const std::vector<LabConfig>& configs);
 

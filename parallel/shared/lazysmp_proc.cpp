@@ -417,6 +417,11 @@ extern const BackendInfo kLazySmpProcBackend = {
     "Lazy SMP with its helpers in processes sharing the table in shared memory",
     "xor", Sharing::Table, process_shared_scheme,
     [](const BackendConfig& config) { return make_for_scheme<LazySmpProcBackend>(config); },
-    []() -> const std::vector<ParamSpec>& { return kLazySmpBackend.params(); }};
+    []() -> const std::vector<ParamSpec>& { return kLazySmpBackend.params(); },
+    /*serial_at_one_thread=*/true,
+    // Run when named: the threads-against-processes comparison is its own
+    // question, and the default lab takes some nine minutes already.
+    /*in_default_lab=*/false,
+    /*simulable=*/false};
 
 }  // namespace xq

@@ -110,6 +110,8 @@ TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
       {"lab", "--simulate", "--sim-cost", "join=-2x", "--depth", "1"},
       {"lab", "--simulate", "--sim-cost", "node=0x", "--depth", "1"},
       {"lab", "--simulate", "--sim-quantum", "0", "--depth", "1"},
+      // Helpers in processes: the simulated machine cannot schedule them.
+      {"lab", "--simulate", "--backends", "lazysmp-proc", "--threads", "2", "--depth", "1"},
       {"sim-calibrate", "--suite", "/nonexistent/suite.csv"}};
   int checked = 0;
   for (const auto& args : cases) {
@@ -120,7 +122,7 @@ TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
     ++checked;
   }
   std::remove(bad_profile.c_str());
-  EXPECT_EQ(checked, 8);
+  EXPECT_EQ(checked, 9);
 }
 
 }  // namespace
