@@ -5,7 +5,8 @@
 # line plus a random 0-DELAY ms (so the stop lands in iterations of varied
 # depth), then times "stop" written -> "bestmove" read. Prints p50 / p99 /
 # max in milliseconds per backend, and the load before and after (the lab
-# machine is shared: say what the load was). Usage:
+# machine is shared: say what the load was). XQLAB_BACKENDS=a,b limits the
+# run to those backends (in the registry's order). Usage:
 #   bench/stop_latency.sh [BUILD_DIR] [N] [THREADS] [DELAY_MS]
 set -euo pipefail
 build=${1:-build}
@@ -18,9 +19,15 @@ command -v python3 >/dev/null || { echo "stop_latency.sh: needs python3" >&2; ex
 echo "date: $(date -u +%F' '%T) nproc: $(nproc) load before: $(uptime | sed 's/.*load average: //')"
 echo "cycles: $cycles threads: $threads stop after the first info line + U(0, $delay) ms"
 "$xqlab" list --json | python3 -c '
-import json, random, subprocess, sys, time
+import json, os, random, subprocess, sys, time
 xqlab, cycles, threads, delay = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 backends = json.load(sys.stdin)["backends"]
+only = [b for b in os.environ.get("XQLAB_BACKENDS", "").split(",") if b]
+if only:
+    unknown = [b for b in only if b not in backends]
+    if unknown:
+        sys.exit("stop_latency.sh: unknown backend(s) in XQLAB_BACKENDS: " + ",".join(unknown))
+    backends = [b for b in backends if b in only]
 
 def until(p, prefix):
     while True:
@@ -35,7 +42,7 @@ def quantile(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 random.seed(1)
-print("%-10s %7s %8s %8s %8s" % ("backend", "cycles", "p50 ms", "p99 ms", "max ms"))
+print("%-13s %7s %8s %8s %8s" % ("backend", "cycles", "p50 ms", "p99 ms", "max ms"))
 for b in backends:
     p = subprocess.Popen([xqlab, "engine", "--backend", b, "--threads", threads],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -52,7 +59,7 @@ for b in backends:
         until(p, "bestmove")
         lat.append((time.perf_counter() - t0) * 1000.0)
     send("quit"); p.wait()
-    print("%-10s %7d %8.2f %8.2f %8.2f" % (b, len(lat), quantile(lat, 0.5), quantile(lat, 0.99),
+    print("%-13s %7d %8.2f %8.2f %8.2f" % (b, len(lat), quantile(lat, 0.5), quantile(lat, 0.99),
                                           max(lat)), flush=True)
 ' "$xqlab" "$cycles" "$threads" "$delay"
 echo "load after: $(uptime | sed 's/.*load average: //')"

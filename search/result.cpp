@@ -49,6 +49,7 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
   researches += o.researches;
   if (o.critical_path > critical_path) critical_path = o.critical_path.load();
   cancel_wait_seconds += o.cancel_wait_seconds;
+  helper_cpu_seconds += o.helper_cpu_seconds;
   schedule_bound += o.schedule_bound;
   master_passes += o.master_passes;
   uncertain_leaves += o.uncertain_leaves;

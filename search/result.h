@@ -126,6 +126,9 @@ struct SearchStats {
   Counter researches;
   Counter critical_path;
   RelaxedCounter<double> cancel_wait_seconds;
+  // CPU time of helper processes (lazysmp-proc), which the parent's own
+  // getrusage does not count: the lab adds it to the search's CPU time.
+  RelaxedCounter<double> helper_cpu_seconds;
   // PV-splitting (pvsplit): the least time, in nodes, that any schedule of
   // the run's regions could take on its threads: the master's nodes outside
   // regions plus, for each region, the larger of its longest move and its

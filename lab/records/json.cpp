@@ -54,7 +54,8 @@ void to_json(Json& j, const SearchStats& s) {
            {"master_passes", u(s.master_passes)},
            {"uncertain_leaves", u(s.uncertain_leaves)},
            {"leaf_searches", u(s.leaf_searches)},
-           {"cancel_wait_seconds", double(s.cancel_wait_seconds)}};
+           {"cancel_wait_seconds", double(s.cancel_wait_seconds)},
+           {"helper_cpu_seconds", double(s.helper_cpu_seconds)}};
 }
 
 void to_json(Json& j, const SearchResult& r) {

@@ -163,7 +163,8 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
             const Clock::time_point t0 = Clock::now();
             r.result = backend->search(suite[p].pos, options, silent);
             r.seconds = since(t0);
-            r.cpu_seconds = process_cpu_seconds() - cpu0;
+            // Helper processes' CPU is theirs, not this process's.
+            r.cpu_seconds = process_cpu_seconds() - cpu0 + r.result.stats.helper_cpu_seconds;
           }
           // Cut short by the stop: not a finished search (one that finished
           // before the stop came is kept).

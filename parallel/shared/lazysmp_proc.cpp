@@ -33,6 +33,8 @@
 // (threads also see the global stop flag directly). ThreadSanitizer does not
 // see across processes: the contract tests check the protocol instead (exact
 // values, counters that add up, start/stop cycles, a killed helper).
+#include <time.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -156,6 +158,13 @@ class ProcHooks : public SerialHooks {
   // A waitpid() every this many nodes of the main thread: a few per millisecond.
   static constexpr std::uint64_t kWatchNodes = 8192;
 };
+
+// This process's CPU time (a helper process has one thread: its search's).
+double cpu_seconds() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
 
 struct ProcThread : Worker {
   explicit ProcThread(int thread_id) : Worker(thread_id) {}
@@ -332,8 +341,10 @@ class LazySmpProcBackend final : public BackendBase<Table> {
       reset_worker(*t, c.root);
       ProcHooks hooks(c, slots_.get(), helpers_, &slot, nullptr, skip(), offset());
       Search<Table, ProcHooks> search(this->tt_, hooks, shared);
+      const double cpu0 = cpu_seconds();
       const SearchResult r = iterative_deepening(search, *t, shared, nullptr);
       slot.stats = t->stats;
+      slot.stats.helper_cpu_seconds = cpu_seconds() - cpu0;
       slot.best_move = r.best_move;
       slot.score = r.score;
       slot.depth = r.depth;

@@ -8,9 +8,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
@@ -164,12 +166,15 @@ TEST(ProcessBackend, AKilledHelperFailsItsSearchInOneLineAndTheNextOneWorks) {
 // Repeated: searches during which a random helper is killed at a random
 // moment, mixed with searches that run to their depth. Each one either
 // completes or fails with the one line; none hangs; nothing is left behind.
+// 6 kills, times XQLAB_STRESS_SCALE (17: the 100 and more).
 TEST(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
+  const char* scale_text = std::getenv("XQLAB_STRESS_SCALE");
+  const int kills = 6 * std::max(1, scale_text ? std::atoi(scale_text) : 1);
   auto b = proc_backend(3, "spinlock");  // a lock a dying helper may hold
   std::mt19937 rng(2026);
   int failed = 0, completed = 0;
   const std::vector<Position> ps = {Position()};
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < 2 * kills; ++i) {
     if (i % 2 == 0) {
       Observer quiet;
       const SearchResult r = b->search(ps[0], test::exact_options(4), quiet);
@@ -186,8 +191,9 @@ TEST(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
     EXPECT_NE(search.error.find("was killed by signal 9"), std::string::npos) << search.error;
     failed += !search.error.empty();
   }
-  EXPECT_EQ(completed, 6);
-  EXPECT_EQ(failed, 6);
+  EXPECT_EQ(completed, kills);
+  EXPECT_EQ(failed, kills);
+  std::printf("[ kills    ] %d searches with a helper killed, %d completed\n", failed, completed);
   b.reset();
   EXPECT_TRUE(children().empty());
 }
