@@ -6,6 +6,7 @@
 //     static constexpr int kSlots;             // entries per bucket
 //     struct Bucket;                           // alignas(64), size a multiple of 64
 //     static constexpr bool kProcessShared;    // its buckets and locks work in shared memory
+//     void break_locks(Bucket*, std::size_t n);  // release every lock (its holder died)
 //     void prepare(std::size_t buckets, TableMemory);  // any side structures (lock stripes)
 //     auto guard(Bucket&, std::size_t index);  // RAII lock held for one probe/store
 //     static LoadedSlot load(const Bucket&, int slot);
@@ -224,6 +225,12 @@ class BucketArray {
     for (std::size_t b = 0; b < count_; ++b)
       for (int i = 0; i < kSlots; ++i) Layout::save(table_[b], i, 0, 0);
   }
+
+  // Releases every bucket lock, held or not: for a process whose partner
+  // died holding one (a lock in shared memory outlives its holder). Only
+  // when no live process but the caller's own thread can hold a lock; the
+  // entries a dead holder was writing may be torn (clear() before use).
+  void break_locks() { layout_.break_locks(table_.get(), count_); }
 
   // Occupied slots of `generation` among the first `sample` buckets.
   std::size_t count_current(std::size_t sample, std::uint8_t generation) const {

@@ -164,6 +164,8 @@ class ClusterTable {
   std::uint64_t clear_busy_marks() { return array_.clear_busy_marks(); }
 
   void clear() { array_.clear(); }
+  // See BucketArray::break_locks.
+  void break_locks() { array_.break_locks(); }
   void new_search() {
     const auto g = generation_.load(std::memory_order_relaxed);
     generation_.store(std::uint8_t((g + 1) & packed::kGenerationMask), std::memory_order_relaxed);

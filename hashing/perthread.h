@@ -101,6 +101,7 @@ class PerThreadTable {
   void clear() {
     for (auto& t : tables_) t.clear();
   }
+  void break_locks() {}  // lockless (XOR-checked)
   void new_search() {
     const auto g = generation_.load(std::memory_order_relaxed);
     generation_.store(std::uint8_t((g + 1) & packed::kGenerationMask), std::memory_order_relaxed);

@@ -35,6 +35,7 @@ struct SandwichLayout {
 
   static constexpr bool kProcessShared = true;  // atomic words only
   void prepare(std::size_t, TableMemory) {}
+  void break_locks(Bucket*, std::size_t) {}  // lockless
   NoLock guard(Bucket&, std::size_t) const { return {}; }
   static LoadedSlot load(const Bucket& b, int i) {
     const Bucket::Slot& s = b.slots[i];

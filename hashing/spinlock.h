@@ -44,6 +44,9 @@ struct SpinlockLayout {
 
   static constexpr bool kProcessShared = true;  // atomic words only
   void prepare(std::size_t, TableMemory) {}
+  void break_locks(Bucket* buckets, std::size_t n) {
+    for (std::size_t b = 0; b < n; ++b) buckets[b].lock.store(0, std::memory_order_release);
+  }
   Guard guard(Bucket& b, std::size_t) const { return Guard(b.lock); }
   static LoadedSlot load(const Bucket& b, int i) {
     LoadedSlot s;

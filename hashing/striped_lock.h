@@ -38,6 +38,15 @@ struct StripedLayout {
       throw std::invalid_argument("a striped std::mutex cannot be shared between processes");
     stripes_ = TableBlock<Stripe>(kStripes, memory);
   }
+  // Unlocks every stripe (see BucketArray::break_locks): a lock that works
+  // across processes is a flag without an owner, so this clears it; a
+  // process-private std::mutex never needs it (its holder is a thread of
+  // the same process) and is left alone.
+  template <class Bucket>
+  void break_locks(Bucket*, std::size_t) {
+    if constexpr (kProcessShared)
+      for (std::size_t i = 0; i < stripes_.size(); ++i) stripes_[i].lock.unlock();
+  }
   std::lock_guard<Lock> guard(Bucket&, std::size_t index) const {
     return std::lock_guard<Lock>(stripes_[index & (kStripes - 1)].lock);
   }

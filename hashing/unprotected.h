@@ -27,6 +27,7 @@ struct UnprotectedLayout {
   using Bucket = PairBucket;  // slot i: words[2i] = key, words[2i+1] = data
   static constexpr bool kProcessShared = true;  // atomic words only
   void prepare(std::size_t, TableMemory) {}
+  void break_locks(Bucket*, std::size_t) {}  // lockless
   NoLock guard(Bucket&, std::size_t) const { return {}; }
   static LoadedSlot load(const Bucket& b, int i) {
     LoadedSlot s;

@@ -17,11 +17,13 @@
 // node, writes its result and counters into its slot and parks. Thread ids
 // are table slots, as with threads.
 //
-// Faults. A helper that dies (killed, or its search threw) fails the search
-// that runs with one line naming it, its pid and its signal; every other
-// helper is killed and reaped at once (one may have died holding a bucket
-// lock in shared memory). The next search then clears the table (which frees
-// any such lock word) and forks fresh helpers, so the backend stays usable.
+// Faults. A thread of the parent watches the helpers while a search runs. A
+// helper that dies (killed, or its search threw) fails the search that runs
+// with one line naming it, its pid and its signal; every other helper is
+// killed and reaped at once, and every lock of the table is released (the
+// dead one may have held a bucket lock in shared memory, on which the main
+// thread would spin for ever). The next search clears the table and forks
+// fresh helpers, so the backend stays usable.
 // A parent that dies takes its helpers with it (PR_SET_PDEATHSIG: they die
 // when the thread that built the backend ends — build it on a thread that
 // outlives it); Ctrl-C reaches the parent alone.
@@ -39,6 +41,9 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -102,15 +107,10 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
 class ProcHooks : public SerialHooks {
  public:
   static constexpr bool kSkipsDepths = true;
-  // The main thread's hooks watch the helpers (`workers`, polled every
-  // kWatchNodes nodes): a dead one stops the search, and its line goes to
-  // `failure`.
   ProcHooks(Control& control, HelperSlot* slots, int helpers, HelperSlot* slot,
-            SearchShared* main_shared, lazysmp::Skip skip, Value offset,
-            WorkerProcesses* workers = nullptr, std::string* failure = nullptr)
+            SearchShared* main_shared, lazysmp::Skip skip, Value offset)
       : control_(control), slots_(slots), helpers_(helpers), slot_(slot),
-        main_shared_(main_shared), skip_(skip), offset_(offset), workers_(workers),
-        failure_(failure) {}
+        main_shared_(main_shared), skip_(skip), offset_(offset) {}
 
   bool aborted(const Worker& w) const {
     if (w.stats.nodes >= next_check_) {
@@ -121,15 +121,6 @@ class ProcHooks : public SerialHooks {
         std::uint64_t total = w.stats.nodes;
         for (int i = 0; i < helpers_; ++i) total += slots_[i].live_nodes.load(std::memory_order_relaxed);
         if (total >= limit) main_shared_->stop.store(true, std::memory_order_relaxed);
-      }
-      if (!slot_ && workers_ && w.stats.nodes >= next_watch_) {
-        next_watch_ = w.stats.nodes + kWatchNodes;
-        try {
-          workers_->poll();
-        } catch (const std::runtime_error& e) {
-          *failure_ = e.what();
-          main_shared_->stop.store(true, std::memory_order_relaxed);
-        }
       }
     }
     if (slot_) return control_.done.load(std::memory_order_relaxed);
@@ -152,11 +143,7 @@ class ProcHooks : public SerialHooks {
   SearchShared* main_shared_;
   lazysmp::Skip skip_;
   Value offset_;
-  WorkerProcesses* workers_;
-  std::string* failure_;
-  mutable std::uint64_t next_check_ = 0, next_watch_ = 0;
-  // A waitpid() every this many nodes of the main thread: a few per millisecond.
-  static constexpr std::uint64_t kWatchNodes = 8192;
+  mutable std::uint64_t next_check_ = 0;
 };
 
 // This process's CPU time (a helper process has one thread: its search's).
@@ -239,13 +226,13 @@ class LazySmpProcBackend final : public BackendBase<Table> {
       s.completed = false;
     }
     failure_.clear();
-    hooks_.emplace(c, slots_.get(), helpers_, nullptr, &shared, skip(), offset(),
-                   workers_ ? &*workers_ : nullptr, &failure_);
+    hooks_.emplace(c, slots_.get(), helpers_, nullptr, &shared, skip(), offset());
     search_.emplace(this->tt_, *hooks_, shared);
     if (helpers_ > 0) {
       running_ = true;
       c.epoch.fetch_add(1, std::memory_order_release);
       shared_wake_all(c.epoch);
+      start_watch(shared);
     }
   }
 
@@ -358,7 +345,8 @@ class LazySmpProcBackend final : public BackendBase<Table> {
   // std::runtime_error (one line) when one died or hung; the others are
   // killed then, and the next search starts fresh helpers.
   void finish() {
-    if (!failure_.empty()) {  // the main thread's watch saw a helper die
+    stop_watch();
+    if (!failure_.empty()) {  // the watch saw a helper die
       running_ = false;
       broken_ = true;
       throw std::runtime_error(failure_);
@@ -386,6 +374,40 @@ class LazySmpProcBackend final : public BackendBase<Table> {
     }
   }
 
+  // The watch: a thread of the parent that, while a search runs, reaps any
+  // helper that died (every millisecond). It alone calls the workers'
+  // poll() meanwhile. On a death (poll() has then killed and reaped every
+  // other helper) it records the line, stops the search, and releases every
+  // lock of the table: the dead helper may have held one, and the main
+  // thread may be spinning on it, unable to see the stop. The entries are
+  // cleared before the next search.
+  void start_watch(SearchShared& shared) {
+    watch_stop_ = false;
+    watch_ = std::thread([this, &shared] {
+      std::unique_lock lock(watch_mutex_);
+      while (!watch_cv_.wait_for(lock, std::chrono::milliseconds(1), [this] { return watch_stop_; })) {
+        try {
+          workers_->poll();
+        } catch (const std::runtime_error& e) {
+          failure_ = e.what();
+          shared.stop.store(true, std::memory_order_relaxed);
+          control_[0].done.store(true, std::memory_order_relaxed);
+          this->tt_.break_locks();
+          return;
+        }
+      }
+    });
+  }
+  void stop_watch() noexcept {
+    if (!watch_.joinable()) return;
+    {
+      std::lock_guard lock(watch_mutex_);
+      watch_stop_ = true;
+    }
+    watch_cv_.notify_all();
+    watch_.join();
+  }
+
   void quit() noexcept {
     if (!workers_) return;
     end_search();
@@ -409,7 +431,11 @@ class LazySmpProcBackend final : public BackendBase<Table> {
   std::optional<Search<Table, ProcHooks>> search_;
   bool running_ = false;  // helpers are in a search (the caller's thread only)
   bool broken_ = false;   // a helper died or hung: respawn at the next search
-  std::string failure_;   // what the main thread's watch saw, this search
+  std::string failure_;   // what the watch saw, this search (read after it ended)
+  std::thread watch_;
+  std::mutex watch_mutex_;
+  std::condition_variable watch_cv_;
+  bool watch_stop_ = false;  // guarded by watch_mutex_
   std::optional<WorkerProcesses> workers_;
 };
 
