@@ -150,7 +150,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
         [this](SimpleThread& t) { iterative_deepening(*search_, t, *shared_, &offer_); });
   }
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
-    LastIterationGate<SimpleThread> gate(observer, threads_, shared.options.limits.depth,
+    LastIterationGate<RootThreads<SimpleThread>> gate(observer, threads_, shared.options.limits.depth,
                                          &first_);
     const SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &gate);
     // A helper that completed the depth limit first stands for the main thread.

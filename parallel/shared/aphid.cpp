@@ -182,7 +182,7 @@ class AphidBackend final : public RootBackend<Table, AphidThread> {
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     if (threads_.size() > 1)
       threads_.start([this](AphidThread& t) { serve(t); });
-    LastIterationGate<AphidThread> gate(observer, threads_, shared.options.limits.depth);
+    LastIterationGate<RootThreads<AphidThread>> gate(observer, threads_, shared.options.limits.depth);
     WakeFirst wake(gate, shared.options.limits.depth);
     SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &wake);
     threads_.finish();

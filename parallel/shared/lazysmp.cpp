@@ -149,7 +149,7 @@ class LazySmpBackend final : public RootBackend<Table, LazyThread> {
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     const SearchOptions& o = shared.options;
-    LastIterationGate<LazyThread> gate(observer, threads_, o.limits.depth);
+    LastIterationGate<RootThreads<LazyThread>> gate(observer, threads_, o.limits.depth);
     SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &gate);
     if (this->config_.param("best_thread") == 0 || o.limits.depth > 0 || o.exact || !r.completed) return r;
     threads_.finish();

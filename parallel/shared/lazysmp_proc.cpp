@@ -55,6 +55,7 @@
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/shared/lazysmp.h"
+#include "parallel/shared/root_threads.h"
 #include "search/driver.h"
 #include "search/virtual_time.h"
 
@@ -238,7 +239,8 @@ class LazySmpProcBackend final : public BackendBase<Table> {
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     const SearchOptions& o = shared.options;
-    Gate gate(observer, *this, o.limits.depth);
+    Helpers helpers{*this};
+    LastIterationGate<Helpers> gate(observer, helpers, o.limits.depth);
     SearchResult r = iterative_deepening(*search_, *main_, shared, &gate);
     finish();
     if (this->config_.param("best_thread") == 0 || o.limits.depth > 0 || o.exact || !r.completed)
@@ -274,27 +276,11 @@ class LazySmpProcBackend final : public BackendBase<Table> {
   }
 
  private:
-  // Forwards the main thread's iteration reports; at the last iteration the
-  // depth limit allows it first ends the helpers, so the report counts every
-  // node the result will count.
-  class Gate final : public Observer {
-   public:
-    Gate(Observer& inner, LazySmpProcBackend& b, Depth limit) : inner_(inner), b_(b), limit_(limit) {}
-    void on_iteration(const SearchResult& r) override {
-      if (limit_ <= 0 || r.depth < limit_) {
-        inner_.on_iteration(r);
-        return;
-      }
-      b_.finish();
-      SearchResult all = r;
-      all.stats = b_.thread_stats();
-      inner_.on_iteration(all);
-    }
-
-   private:
-    Observer& inner_;
-    LazySmpProcBackend& b_;
-    Depth limit_;
+  // What LastIterationGate needs of the helpers: end them, sum the counters.
+  struct Helpers {
+    LazySmpProcBackend& b;
+    void finish() { b.finish(); }
+    SearchStats sum() const { return b.thread_stats(); }
   };
 
   lazysmp::Skip skip() const { return lazysmp::Skip(this->config_.param("skip_schedule")); }

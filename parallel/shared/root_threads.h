@@ -147,11 +147,13 @@ void close_ledgers(RootThreads<ThreadT>& threads) {
 // Forwards the main thread's iteration reports; at the last iteration the
 // depth limit allows, it first ends the helpers, so that this report counts
 // every node the search's result will count. With a FirstComplete, it also
-// tells it which depth the main thread has completed.
-template <class ThreadT>
+// tells it which depth the main thread has completed. Helpers is anything
+// with finish() (end the helpers' jobs) and sum() (every thread's counters):
+// RootThreads, or a backend whose helpers are processes.
+template <class Helpers>
 class LastIterationGate final : public Observer {
  public:
-  LastIterationGate(Observer& inner, RootThreads<ThreadT>& threads, Depth depth_limit,
+  LastIterationGate(Observer& inner, Helpers& threads, Depth depth_limit,
                     FirstComplete* first = nullptr)
       : inner_(inner), threads_(threads), limit_(depth_limit), first_(first) {}
 
@@ -169,7 +171,7 @@ class LastIterationGate final : public Observer {
 
  private:
   Observer& inner_;
-  RootThreads<ThreadT>& threads_;
+  Helpers& threads_;
   Depth limit_;
   FirstComplete* first_;
 };
