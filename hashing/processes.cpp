@@ -18,7 +18,13 @@
 
 namespace xq {
 
-WorkerProcesses::WorkerProcesses(std::string what, int n, const Job& job)
+namespace {
+pid_t g_parent = 0;  // in a worker: the pid of the process that forked it
+}  // namespace
+
+bool WorkerProcesses::parent_alive() { return ::getppid() == g_parent; }
+
+WorkerProcesses::WorkerProcesses(std::string what, int n, const Job& job, bool die_with_thread)
     : what_(std::move(what)) {
   const pid_t parent = ::getpid();
   workers_.reserve(std::size_t(n));
@@ -31,9 +37,11 @@ WorkerProcesses::WorkerProcesses(std::string what, int n, const Job& job)
                                std::to_string(n) + ": " + std::strerror(err));
     }
     if (pid == 0) {
-      // The worker: dies with the forking thread, leaves SIGINT to the parent.
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(1);  // the parent died before prctl
+      // The worker: leaves SIGINT to the parent; dies with the forking thread
+      // unless it watches its parent itself.
+      g_parent = parent;
+      if (die_with_thread) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);  // the parent died already
       ::signal(SIGINT, SIG_IGN);
       try {
         job(i);

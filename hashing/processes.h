@@ -4,9 +4,11 @@
 // were forked (TableMemory::Shared); everything else is their own copy.
 //
 // A worker ignores SIGINT (its parent decides when work stops, through the
-// shared memory) and is killed with SIGKILL when the thread that forked it
-// ends (PR_SET_PDEATHSIG), so an interrupted or crashed parent leaves no
-// orphan. A worker that dies (killed, or its job threw) is reported by the
+// shared memory). By default it is killed with SIGKILL when the thread that
+// forked it ends (PR_SET_PDEATHSIG), so an interrupted or crashed parent
+// leaves no orphan; that signal follows the forking *thread*, so workers
+// forked by a thread that may end before them opt out and watch their parent
+// themselves (parent_alive()). A worker that dies (killed, or its job threw) is reported by the
 // parent as one line, after the parent has killed and reaped every other
 // worker: a dead worker may have died holding a lock in shared memory, so
 // nothing that touches that memory may go on.
@@ -31,13 +33,15 @@ class WorkerProcesses {
   // atexit handler of the parent's runs in it). `what` names them in errors
   // ("stress worker"). Throws std::runtime_error when a fork fails (the
   // workers already forked are killed and reaped).
-  WorkerProcesses(std::string what, int n, const Job& job);
+  WorkerProcesses(std::string what, int n, const Job& job, bool die_with_thread = true);
   // Kills and reaps every worker still running.
   ~WorkerProcesses();
   WorkerProcesses(const WorkerProcesses&) = delete;
   WorkerProcesses& operator=(const WorkerProcesses&) = delete;
 
   int size() const { return int(workers_.size()); }
+  // In a worker: whether the process that forked it still lives.
+  static bool parent_alive();
   pid_t pid(int i) const { return workers_[std::size_t(i)].pid; }
 
   // Reaps the workers that have ended without waiting. Throws

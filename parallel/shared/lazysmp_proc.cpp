@@ -24,9 +24,10 @@
 // dead one may have held a bucket lock in shared memory, on which the main
 // thread would spin for ever). The next search clears the table and forks
 // fresh helpers, so the backend stays usable.
-// A parent that dies takes its helpers with it (PR_SET_PDEATHSIG: they die
-// when the thread that built the backend ends — build it on a thread that
-// outlives it); Ctrl-C reaches the parent alone.
+// A parent that dies leaves no helper behind: they look for it every 100 ms
+// while idle and every 1,024 nodes while searching, and leave when it is
+// gone (not PR_SET_PDEATHSIG, which follows the forking thread: the thread
+// that respawns helpers may end before them). Ctrl-C reaches the parent alone.
 //
 // What differs from lazysmp on threads, measured by the lab: each search
 // wakes the helpers through the kernel; a helper's counters reach the main
@@ -36,6 +37,7 @@
 // see across processes: the contract tests check the protocol instead (exact
 // values, counters that add up, start/stop cycles, a killed helper).
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -118,6 +120,7 @@ class ProcHooks : public SerialHooks {
       next_check_ = w.stats.nodes + 1024;
       if (slot_) {
         slot_->live_nodes.store(w.stats.nodes, std::memory_order_relaxed);
+        if (!WorkerProcesses::parent_alive()) ::_exit(0);  // orphaned: nobody waits
       } else if (const std::uint64_t limit = main_shared_->options.limits.nodes) {
         std::uint64_t total = w.stats.nodes;
         for (int i = 0; i < helpers_; ++i) total += slots_[i].live_nodes.load(std::memory_order_relaxed);
@@ -215,7 +218,10 @@ class LazySmpProcBackend final : public BackendBase<Table> {
     c.banned = int(o.banned_root_moves.size());
     std::copy(o.banned_root_moves.begin(), o.banned_root_moves.end(), c.banned_moves.begin());
     c.generation = this->tt_.generation();
-    c.done.store(false, std::memory_order_relaxed);
+    // A stop requested before the search began is not lost: the helpers,
+    // which do not see the caller's signal, then stop at their first node.
+    c.done.store(o.stop_signal && o.stop_signal->load(std::memory_order_relaxed),
+                 std::memory_order_relaxed);
     c.parked.store(0, std::memory_order_relaxed);
     for (int i = 0; i < helpers_; ++i) {
       HelperSlot& s = slots_[std::size_t(i)];
@@ -289,7 +295,11 @@ class LazySmpProcBackend final : public BackendBase<Table> {
   void spawn() {
     if (helpers_ == 0) return;
     const std::uint32_t epoch = control_[0].epoch.load(std::memory_order_relaxed);
-    workers_.emplace("lazysmp-proc helper", helpers_, [this, epoch](int i) { serve(i + 1, epoch); });
+    // Forked by whichever thread builds the backend or runs the search that
+    // respawns them, which may end first: the helpers watch their parent
+    // themselves instead of dying with that thread.
+    workers_.emplace(
+        "lazysmp-proc helper", helpers_, [this, epoch](int i) { serve(i + 1, epoch); }, false);
   }
 
   // A helper process's life: wait for a search, run it, park; until quit.
@@ -298,7 +308,10 @@ class LazySmpProcBackend final : public BackendBase<Table> {
     HelperSlot& slot = slots_[std::size_t(id - 1)];
     auto t = std::make_unique<ProcThread>(id);
     while (true) {
-      while (c.epoch.load(std::memory_order_acquire) == seen) shared_wait(c.epoch, seen, 1000000);
+      while (c.epoch.load(std::memory_order_acquire) == seen) {
+        shared_wait(c.epoch, seen, 100000);
+        if (!WorkerProcesses::parent_alive()) return;  // orphaned: leave
+      }
       seen = c.epoch.load(std::memory_order_acquire);
       if (c.quit.load(std::memory_order_acquire)) return;
       SearchShared shared;

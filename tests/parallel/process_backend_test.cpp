@@ -207,6 +207,21 @@ TEST(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
   EXPECT_EQ(schemes, 2);
 }
 
+// Helpers forked by a thread that ends before them (the engine's search
+// thread, a test's worker) live on: they are the backend's, not the thread's.
+TEST(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
+  std::unique_ptr<Backend> b;
+  std::thread([&] { b = proc_backend(2); }).join();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(children().size(), 1u);
+  Observer quiet;
+  const std::vector<Position> ps = {Position()};
+  const SearchResult r = b->search(ps[0], test::exact_options(4), quiet);
+  EXPECT_EQ(r.score, test::serial_values(ps, 4)[0]);
+  b.reset();
+  EXPECT_TRUE(children().empty());
+}
+
 TEST(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
   EXPECT_FALSE(find_backend("lazysmp-proc").supports("mutex"));
   EXPECT_TRUE(find_backend("lazysmp-proc").supports("spinlock"));
