@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hashing/memory.h"
 #include "parallel/backend.h"
 #include "search/search.h"
 
@@ -18,11 +19,13 @@ namespace xq {
 template <class Table>
 class BackendBase : public Backend {
  public:
-  explicit BackendBase(const BackendConfig& c) : config_(c) {
+  // `memory`: TableMemory::Shared for a backend whose helpers are processes.
+  explicit BackendBase(const BackendConfig& c, TableMemory memory = TableMemory::Private)
+      : config_(c) {
     if (config_.hash_bytes != 0)
-      tt_.configure_bytes(config_.hash_bytes, config_.threads, config_.replacement);
+      tt_.configure_bytes(config_.hash_bytes, config_.threads, config_.replacement, memory);
     else
-      tt_.configure(config_.hash_mib, config_.threads, config_.replacement);
+      tt_.configure(config_.hash_mib, config_.threads, config_.replacement, memory);
   }
   const BackendConfig& config() const override { return config_; }
 

@@ -165,7 +165,7 @@ template <class Table>
 class LazySmpProcBackend final : public BackendBase<Table> {
  public:
   explicit LazySmpProcBackend(const BackendConfig& c)
-      : BackendBase<Table>(c),
+      : BackendBase<Table>(c, Table::kProcessShared ? TableMemory::Shared : TableMemory::Private),
         helpers_(c.threads - 1),
         main_(std::make_unique<ProcThread>(0)),
         control_(1, TableMemory::Shared),
@@ -174,11 +174,6 @@ class LazySmpProcBackend final : public BackendBase<Table> {
       throw std::invalid_argument("lazysmp-proc cannot share hash scheme " +
                                   std::string(Table::kName) + " between processes");
     } else {
-      // The table again, now in memory the helpers will share.
-      if (c.hash_bytes != 0)
-        this->tt_.configure_bytes(c.hash_bytes, c.threads, c.replacement, TableMemory::Shared);
-      else
-        this->tt_.configure(c.hash_mib, c.threads, c.replacement, TableMemory::Shared);
       this->require_thread_slots(c.threads);
       spawn();
     }
