@@ -23,6 +23,13 @@ inline void validate_config(const BackendConfig& c) {
 // The scheme predicate of a backend that runs with every scheme, real or test.
 inline bool every_scheme(std::string_view scheme) { return is_known_scheme(scheme); }
 
+// The scheme predicate of a backend whose helpers are processes: every scheme
+// whose locks work across processes (Table::kProcessShared; not mutex).
+inline bool process_shared_scheme(std::string_view scheme) {
+  return is_known_scheme(scheme) &&
+         visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kProcessShared; });
+}
+
 // Validates c and instantiates BackendT<Table> for the configured scheme.
 template <template <class> class BackendT>
 std::unique_ptr<Backend> make_for_scheme(const BackendConfig& c) {

@@ -37,6 +37,25 @@ class MovePicker {
     score_all(pos, w, f, Move::none(), -1);
   }
 
+  // An empty picker (a split point's copy of one, before it is filled).
+  MovePicker() = default;
+  // A copy hands out what the original would from here on: its cursors are
+  // rebased onto its own arrays (a split of worker processes copies the
+  // node's picker into shared memory).
+  MovePicker(const MovePicker& o) { *this = o; }
+  MovePicker& operator=(const MovePicker& o) {
+    if (this == &o) return *this;
+    const long n = o.last_ - o.moves_;
+    std::copy(o.moves_, o.moves_ + n, moves_);
+    std::copy(o.scores_, o.scores_ + n, scores_);
+    cur_ = moves_ + (o.cur_ - o.moves_);
+    last_ = moves_ + n;
+    deferred_ = o.deferred_;
+    next_deferred_ = o.next_deferred_;
+    deferred_stage_ = o.deferred_stage_;
+    return *this;
+  }
+
   // Next move, best first, then the deferred moves; Move::none() when exhausted.
   Move next() {
     if (cur_ == last_) return next_deferred();

@@ -66,6 +66,12 @@ Time Machine::now() const { return slots_[std::size_t(self())].clock; }
 
 double Machine::now_seconds() const { return seconds(now()); }
 
+Machine::~Machine() {
+  if (Machine::current() != this) return;
+  detail::current_slot() = nullptr;
+  tl_id = -1;
+}
+
 void Machine::begin() {
   if (attached_ != 0) throw std::logic_error("simulated machine begun twice");
   for (Slot& s : slots_) {

@@ -78,6 +78,9 @@ class Machine final : public Clock {
  public:
   // Up to `max_threads` logical threads (ids 0..max_threads-1).
   Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads);
+  // A thread still attached to it (an exception left between begin() and
+  // end()) is detached: no dangling current() outlives the machine.
+  ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 

@@ -114,7 +114,7 @@ struct SplitPolicy : split::PolicyDefaults {
     const int n = pool.size();
     for (int k = 1; k < n; ++k) {  // the scan order ybwc uses: the next threads first
       Thread& other = pool.thread((t.id + k) % n);
-      gather(other.splits.get(), other.split_count.load(std::memory_order_acquire), candidates,
+      gather(other.splits, other.split_count.load(std::memory_order_acquire), candidates,
              where);
     }
     while (true) {

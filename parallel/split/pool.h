@@ -36,6 +36,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -44,6 +46,7 @@
 #include "parallel/backend.h"
 #include "parallel/backend_base.h"
 #include "parallel/split/common.h"
+#include "parallel/split/exec.h"
 #include "parallel/split/timing.h"
 #include "parallel/thread_pool.h"
 #include "search/hooks.h"
@@ -82,18 +85,21 @@ inline std::vector<ParamSpec> pool_params() {
            false}};
 }
 
-template <class Policy>
+template <class Policy, class Exec = ThreadExec>
 struct SplitPoint {
   // -- Constant while the split point is in use: written by the owner before
   //    it is opened under `lock`, read by helpers after they joined.
   SplitPoint* parent = nullptr;  // the owner's enclosing split point (abort chain)
-  SplitContext* ctx = nullptr;   // the owner's node: beta, depth, ply, pv_node, picker
+  // The owner's node: beta, depth, ply, pv_node, picker (with processes, the
+  // copy in `node`).
+  SplitContext* ctx = nullptr;
   SearchMoveFn search_move = nullptr;
   const void* closure = nullptr;
   Snapshot snapshot;
+  [[no_unique_address]] typename Exec::NodeCopy node;
 
   // -- Mutable, guarded by `lock` (the picker behind ctx too).
-  std::mutex lock;
+  typename Exec::Lock lock;
   bool open = false;  // moves left and no cutoff: helpers may join
   int workers = 0;    // threads inside, the owner included
   int joins = 0;      // helpers that have joined so far
@@ -113,11 +119,11 @@ struct SplitPoint {
 };
 
 // A search thread: the engine's Worker plus its split-point bookkeeping.
-template <class Policy>
+// The pool sets its id and its split stack (a slice of the pool's block of
+// split points) before any search.
+template <class Policy, class Exec = ThreadExec>
 struct Thread : Worker {
-  using Point = SplitPoint<Policy>;
-  Thread(int thread_id, int max_splits)
-      : Worker(thread_id), splits(std::make_unique<Point[]>(std::size_t(max_splits))) {}
+  using Point = SplitPoint<Policy, Exec>;
 
   // -- Touched by this thread only (and by begin/end_search around a search).
   Point* active = nullptr;  // the innermost split point it works in
@@ -135,13 +141,13 @@ struct Thread : Worker {
 
   // -- Written by this thread, read by scanning threads: the split points it
   //    owns are splits[0 .. split_count).
-  std::atomic<int> split_count{0};
-  std::unique_ptr<Point[]> splits;
+  alignas(64) std::atomic<int> split_count{0};
+  Point* splits = nullptr;
 };
 
 // A cutoff at sp or above it: its moves are worth nothing any more.
-template <class Policy>
-bool chain_cut(const Thread<Policy>& t) {
+template <class Policy, class Exec>
+bool chain_cut(const Thread<Policy, Exec>& t) {
   return t.active && cut_off(*t.active);
 }
 
@@ -176,11 +182,17 @@ struct PolicyDefaults {
   void on_close(T&, P&, bool /*finished*/) const {}
 };
 
-template <class Policy>
+// With Exec = ProcessExec the threads, their split points and the pool's
+// words live in shared mappings made at construction, and the pool starts no
+// OS thread: the backend forks its helper processes after building it, runs
+// serve_helper() in each, and stops them by stop_helpers() and its own wait
+// (ybwc_proc.cpp). A helper that dies mid-search is handled by break_up().
+template <class Policy, class Exec_ = ThreadExec>
 class Pool {
  public:
-  using Point = SplitPoint<Policy>;
-  using Thread = split::Thread<Policy>;
+  using Exec = Exec_;
+  using Point = SplitPoint<Policy, Exec>;
+  using Thread = split::Thread<Policy, Exec>;
   static constexpr std::string_view kBackendName = Policy::kName;
 
   explicit Pool(const BackendConfig& config)
@@ -189,10 +201,15 @@ class Pool {
         max_splits_(int(config.param("max_splits_per_thread"))),
         live_alpha_(config.param("live_alpha") != 0),
         eldest_first_(config.param("eldest_first") != 0),
-        os_threads_(config.threads) {
+        threads_(std::size_t(config.threads), Exec::kMemory),
+        points_(std::size_t(config.threads) * std::size_t(max_splits_), Exec::kMemory),
+        words_(1, Exec::kMemory),
+        os_threads_(Exec::kProcesses ? 1 : config.threads) {
     for (int i = 0; i < config.threads; ++i) {
-      threads_.push_back(std::make_unique<Thread>(i, max_splits_));
-      policy_.init_thread(*threads_.back(), config.threads, max_splits_);
+      Thread& t = thread(i);
+      t.id = i;
+      t.splits = &points_[std::size_t(i) * std::size_t(max_splits_)];
+      policy_.init_thread(t, config.threads, max_splits_);
     }
   }
   ~Pool() { end_search(); }
@@ -200,53 +217,83 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
 
   int size() const { return int(threads_.size()); }
-  Thread& thread(int i) { return *threads_[std::size_t(i)]; }
-  const Thread& thread(int i) const { return *threads_[std::size_t(i)]; }
+  Thread& thread(int i) { return threads_[std::size_t(i)]; }
+  const Thread& thread(int i) const { return threads_[std::size_t(i)]; }
   const Policy& policy() const { return policy_; }
 
   // Resets every thread for a search of `pos`, opens every thread's span
   // (timing.h: a helper is idle from the search's start) and sets the
-  // helpers looking for split points.
+  // helpers looking for split points (with processes, once the backend
+  // wakes them).
   void begin_search(const Position& pos, SearchShared& shared) {
     shared_ = &shared;
-    idle_.store(0, std::memory_order_relaxed);
+    words_[0].idle.store(0, std::memory_order_relaxed);
+    words_[0].broken.store(false, std::memory_order_relaxed);
     const split_timing::Clock::time_point start = split_timing::now();
-    for (auto& t : threads_) {
-      reset_worker(*t, pos);
-      t->active = nullptr;
-      t->crit_extra = 0;
-      t->split_count.store(0, std::memory_order_relaxed);
-      policy_.reset_thread(*t);
-      t->ledger.open(start, t->id == 0 ? Part::Search : Part::Idle);
+    for (int i = 0; i < size(); ++i) {
+      Thread& t = thread(i);
+      reset_worker(t, pos);
+      t.active = nullptr;
+      t.crit_extra = 0;
+      t.split_count.store(0, std::memory_order_relaxed);
+      policy_.reset_thread(t);
+      t.ledger.open(start, t.id == 0 ? Part::Search : Part::Idle);
     }
-    searching_.store(true, std::memory_order_release);
+    words_[0].searching.store(true, std::memory_order_release);
     // The pool's wake-up happens after the writes above (it takes a mutex).
-    os_threads_.run([this](int id) { look_for_work(thread(id)); });
+    if constexpr (!Exec::kProcesses)
+      os_threads_.run([this](int id) { look_for_work(thread(id)); });
+  }
+
+  // Processes: helper `id`'s job for one search, in its own process, with
+  // its own view of the search (`shared`: options and a stop flag it sets
+  // when its hooks see the search end). Returns once stop_helpers() was called.
+  void serve_helper(int id, SearchShared& shared) {
+    static_assert(Exec::kProcesses);
+    shared_ = &shared;
+    look_for_work(thread(id));
+  }
+
+  // Tells the helpers that the search is over: they leave once their current
+  // split point is done (none is open once thread 0 has returned).
+  void stop_helpers() noexcept {
+    words_[0].searching.store(false, std::memory_order_release);
+    sim::signal();  // sleeping helpers see the end at once
   }
 
   // Ends the helpers' job; returns once none touches search state any more,
   // and closes thread 0's span. Safe to call when no search was begun, and twice.
+  // Processes: the backend waits for its helper processes itself.
   void end_search() noexcept {
-    searching_.store(false, std::memory_order_release);
-    sim::signal();  // sleeping helpers see the end at once
+    stop_helpers();
     try {
       os_threads_.wait_parked();
     } catch (...) {
       // A helper's search threw (only std::bad_alloc can): the search it served
       // is over either way, and the owner reports its own result.
     }
-    if (!threads_.empty()) thread(0).ledger.close(thread(0).stats);
+    if (size() > 0) thread(0).ledger.close(thread(0).stats);
+  }
+
+  // Processes: a helper process died mid-search (every other one has been
+  // killed). Its split points, and the owner's wait for it, would never
+  // end: every wait for other threads gives up from now on, and every split
+  // point lock is released (the dead one may have held one). The search's
+  // result is thrown away; begin_search() makes the pool whole again.
+  void break_up() noexcept {
+    words_[0].broken.store(true, std::memory_order_relaxed);
+    for (std::size_t i = 0; i < points_.size(); ++i) points_[i].lock.force_unlock();
   }
 
   // Forgets history and killers.
   void clear() {
-    for (auto& t : threads_) t->clear_heuristics();
+    for (int i = 0; i < size(); ++i) thread(i).clear_heuristics();
   }
 
   bool want_split(const Thread& t, const SplitContext& ctx) const {
     return ctx.depth >= min_split_depth_ && size() > 1 &&
            t.split_count.load(std::memory_order_relaxed) < max_splits_ &&
-           policy_.want_split(t, ctx, idle_.load(std::memory_order_relaxed) > 0);
+           policy_.want_split(t, ctx, words_[0].idle.load(std::memory_order_relaxed) > 0);
   }
 
   // Tree splitting (eldest_first=no): a node offers itself before its eldest
@@ -259,10 +306,13 @@ class Pool {
   // helpers that join, and returns once every helper has left it. Should the
   // owner's child search throw, the split point is cut off and emptied of
   // helpers before the exception leaves (the node's frame dies with it).
-  void split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure) {
+  // closure_bytes: the size of *closure (copied into the split point with
+  // processes).
+  void split(Thread& t, SplitContext& ctx, SearchMoveFn fn, const void* closure,
+             std::size_t closure_bytes = 0) {
     const int index = t.split_count.load(std::memory_order_relaxed);
     Point& sp = t.splits[index];
-    publish(t, sp, ctx, fn, closure);
+    publish(t, sp, ctx, fn, closure, closure_bytes);
     t.split_count.store(index + 1, std::memory_order_release);
     t.active = &sp;
     try {
@@ -298,16 +348,16 @@ class Pool {
   // A helper's job for one search: join split points until the search ends.
   // Its ledger has been in Idle since the search began.
   void look_for_work(Thread& t) {
-    idle_.fetch_add(1, std::memory_order_relaxed);
+    words_[0].idle.fetch_add(1, std::memory_order_relaxed);
     int spins = 0;
-    while (searching_.load(std::memory_order_acquire)) {
+    while (words_[0].searching.load(std::memory_order_acquire)) {
       if (try_join(t, nullptr)) {
         spins = 0;
         continue;
       }
       back_off(spins);
     }
-    idle_.fetch_sub(1, std::memory_order_relaxed);
+    words_[0].idle.fetch_sub(1, std::memory_order_relaxed);
     t.ledger.close(t.stats);
   }
 
@@ -317,7 +367,7 @@ class Pool {
     if (shared_->stopped()) return false;  // nothing worth joining is left
     Point* const sp = policy_.find(*this, t, below);
     if (!sp) return false;
-    idle_.fetch_sub(1, std::memory_order_relaxed);
+    words_[0].idle.fetch_sub(1, std::memory_order_relaxed);
     // The snapshot stays constant while t counts among sp's workers.
     t.ledger.to(Part::Copy, t.stats);
     sp->snapshot.give(t, !below);  // an owner helping below keeps its own tables
@@ -327,7 +377,7 @@ class Pool {
     if (below) ++t.stats.master_joins;
     serve(t, *sp);
     t.ledger.to(Part::Idle, t.stats);
-    idle_.fetch_add(1, std::memory_order_relaxed);
+    words_[0].idle.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
 
@@ -404,14 +454,14 @@ class Pool {
   void wait_for_helpers(Thread& t, Point& sp) {
     const auto finished = [&] {
       const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
-      if (sp.workers != 1) return false;
+      if (sp.workers != 1 && !broken()) return false;
       sp.open = false;
       sp.workers = 0;
       policy_.changed(sp);
       return true;
     };
     if (finished()) return;
-    idle_.fetch_add(1, std::memory_order_relaxed);
+    words_[0].idle.fetch_add(1, std::memory_order_relaxed);
     t.ledger.to(Part::Idle, t.stats);
     int spins = 0;
     while (!finished()) {
@@ -419,7 +469,7 @@ class Pool {
       try {
         joined = try_join(t, &sp);
       } catch (...) {
-        idle_.fetch_sub(1, std::memory_order_relaxed);
+        words_[0].idle.fetch_sub(1, std::memory_order_relaxed);
         t.ledger.to(Part::Search, t.stats);
         throw;
       }
@@ -433,7 +483,7 @@ class Pool {
       sp.snapshot.give(t, false);
       spins = 0;
     }
-    idle_.fetch_sub(1, std::memory_order_relaxed);
+    words_[0].idle.fetch_sub(1, std::memory_order_relaxed);
     t.ledger.to(Part::Search, t.stats);
   }
 
@@ -447,7 +497,7 @@ class Pool {
       {
         std::lock_guard g(sp.lock);
         sp.open = false;
-        if (sp.workers == 1) sp.workers = 0;
+        if (sp.workers == 1 || broken()) sp.workers = 0;
         policy_.changed(sp);
         if (sp.workers == 0) break;
       }
@@ -459,18 +509,32 @@ class Pool {
 
   // Fills sp from the node (closed and unused, so no other thread reads it)
   // and opens it to scanning threads.
-  void publish(Thread& t, Point& sp, SplitContext& ctx, SearchMoveFn fn, const void* closure) {
+  void publish(Thread& t, Point& sp, SplitContext& ctx, SearchMoveFn fn, const void* closure,
+               std::size_t closure_bytes) {
+    ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
     {
       const split_timing::InPart copying(t.ledger, t.stats, Part::Copy);
       sp.snapshot.take(t);
+      if constexpr (Exec::kProcesses) {  // the node itself goes to shared memory
+        sp.node.ctx = ctx;
+        sp.node.picker = *ctx.picker;
+        sp.node.ctx.picker = &sp.node.picker;
+        if (closure_bytes > sizeof(sp.node.closure)) std::abort();  // PoolHooks checks at compile time
+        std::memcpy(sp.node.closure, closure, closure_bytes);
+      }
     }
-    const bool anyone_idle = idle_.load(std::memory_order_relaxed) > 0;
+    const bool anyone_idle = words_[0].idle.load(std::memory_order_relaxed) > 0;
     {
       const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
       sp.parent = t.active;
-      sp.ctx = &ctx;
+      if constexpr (Exec::kProcesses) {
+        sp.ctx = &sp.node.ctx;
+        sp.closure = sp.node.closure;
+      } else {
+        sp.ctx = &ctx;
+        sp.closure = closure;
+      }
       sp.search_move = fn;
-      sp.closure = closure;
       sp.open = true;
       sp.workers = 1;
       sp.joins = 0;
@@ -480,7 +544,6 @@ class Pool {
       sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);
       policy_.on_publish(t, sp, ctx, anyone_idle);
       policy_.changed(sp);
-      ctx.live_alpha = live_alpha_ ? &sp.live_alpha : nullptr;
     }
     ++t.stats.splits;
     if (ctx.moves_searched == 0) ++t.stats.eldest_splits;
@@ -492,16 +555,24 @@ class Pool {
     t.split_count.store(index, std::memory_order_relaxed);
   }
 
+  bool broken() const { return words_[0].broken.load(std::memory_order_relaxed); }
+
+  // The pool's words, shared by every thread (and process).
+  struct Words {
+    alignas(64) std::atomic<int> idle{0};  // threads looking for a split point
+    alignas(64) std::atomic<bool> searching{false};
+    std::atomic<bool> broken{false};  // processes: a helper died (break_up)
+  };
+
   Policy policy_;
   const Depth min_split_depth_;
   const int max_splits_;
   const bool live_alpha_;
   const bool eldest_first_;
-  std::vector<std::unique_ptr<Thread>> threads_;
+  TableBlock<Thread> threads_;
+  TableBlock<Point> points_;  // thread i's split stack: [i * max_splits_, (i + 1) * max_splits_)
+  TableBlock<Words> words_;
   SearchShared* shared_ = nullptr;  // set before helpers wake, constant during a search
-
-  alignas(64) std::atomic<int> idle_{0};  // threads looking for a split point
-  std::atomic<bool> searching_{false};
   // Declared last: its helpers are joined before the threads above go away.
   ThreadPool os_threads_;
 };

@@ -31,8 +31,12 @@ class PoolHooks : public SerialHooks {
   }
   template <class SearchMove>
   void split(Worker& w, SplitContext& ctx, SearchMove&& search_move) {
+    using Fn = std::remove_reference_t<SearchMove>;
+    if constexpr (Pool::Exec::kProcesses)
+      static_assert(std::is_trivially_copyable_v<Fn> && sizeof(Fn) <= ProcessExec::kClosureBytes,
+                    "a split of worker processes copies the closure's bytes");
     pool_.split(static_cast<Thread&>(w), ctx, erase<SearchMove>(),
-                static_cast<const void*>(&search_move));
+                static_cast<const void*>(&search_move), sizeof(Fn));
   }
 
  protected:

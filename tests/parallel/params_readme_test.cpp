@@ -40,7 +40,7 @@ TEST(ParamsReadme, TheParameterCellListsTheDeclaredTable) {
 // header), so the merged table names both.
 TEST(ParamsReadme, SharedParametersNameEveryReader) {
   EXPECT_EQ(find_param("min_split_depth").backends,
-            (std::vector<std::string_view>{"pvsplit", "ybwc", "dts"}));
+            (std::vector<std::string_view>{"pvsplit", "ybwc", "ybwc-proc", "dts"}));
   EXPECT_EQ(find_param("root_retest").backends,
             (std::vector<std::string_view>{"abdada", "abdada-simple"}));
   EXPECT_EQ(BackendConfig{}.param("min_split_depth"), 4);

@@ -1,9 +1,11 @@
-// lazysmp-proc: Lazy SMP with its helpers in worker processes
-// (parallel/shared/lazysmp_proc.cpp). The contract suites (exact values,
-// stop, start/stop cycles, reports, a throwing observer) run it with every
-// other backend; these tests hold what only processes can do wrong: a helper
-// killed in mid-search, processes left behind, counters that must cross the
-// process boundary.
+// The backends whose helpers are worker processes (parallel/process_crew.h):
+// lazysmp-proc (Lazy SMP, parallel/shared/lazysmp_proc.cpp) and ybwc-proc
+// (split points in shared memory, parallel/split/ybwc_proc.cpp). The
+// contract suites (exact values, stop, start/stop cycles, reports, a
+// throwing observer) run them with every other backend; these tests hold
+// what only processes can do wrong: a helper killed in mid-search (with
+// ybwc-proc, maybe while it serves a split point or holds its lock),
+// processes left behind, counters that must cross the process boundary.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -57,13 +59,17 @@ std::vector<pid_t> children() {
   return out;
 }
 
-std::unique_ptr<Backend> proc_backend(int threads, const std::string& scheme = "xor") {
-  BackendConfig c;
-  c.threads = threads;
-  c.hash = scheme;
-  c.hash_mib = 4;
-  return make_backend("lazysmp-proc", c);
-}
+class ProcessBackend : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::unique_ptr<Backend> proc_backend(int threads, const std::string& scheme = "xor") const {
+    BackendConfig c;
+    c.threads = threads;
+    c.hash = scheme;
+    c.hash_mib = 4;
+    return make_backend(GetParam(), c);
+  }
+  bool splits() const { return find_backend(GetParam()).sharing == Sharing::Splits; }
+};
 
 // Runs an unlimited search on another thread until `stop` or an error; the
 // error's text, or "" when it ended without one.
@@ -89,7 +95,7 @@ struct Background {
   }
 };
 
-TEST(ProcessBackend, HelpersAreForkedOnceAndLeaveWithTheBackend) {
+TEST_P(ProcessBackend, HelpersAreForkedOnceAndLeaveWithTheBackend) {
   ASSERT_TRUE(children().empty()) << "a process was left over from an earlier test";
   auto b = proc_backend(3);
   const std::vector<pid_t> helpers = children();
@@ -104,7 +110,7 @@ TEST(ProcessBackend, HelpersAreForkedOnceAndLeaveWithTheBackend) {
 
 // Every helper's nodes reach the result: the counters cross the process
 // boundary through the helpers' slots.
-TEST(ProcessBackend, TheResultCountsTheHelpersNodes) {
+TEST_P(ProcessBackend, TheResultCountsTheHelpersNodes) {
   auto one = proc_backend(1), two = proc_backend(2);
   Observer quiet;
   SearchOptions o;
@@ -114,16 +120,23 @@ TEST(ProcessBackend, TheResultCountsTheHelpersNodes) {
   const SearchResult both = two->search(start, o, quiet);
   EXPECT_EQ(alone.depth, 7);
   EXPECT_EQ(both.depth, 7);
-  // The helper searches from the root too, ahead of or beside the main
-  // thread: it adds nodes of its own (its table stores are what it shares).
+  // Lazy SMP: the helper searches from the root too, ahead of or beside the
+  // main thread: it adds nodes of its own (its table stores are what it
+  // shares). ybwc: the helper's nodes are the split points' moves it took.
   EXPECT_GT(both.stats.nodes, alone.stats.nodes / 2);
   EXPECT_GT(both.stats.tt_probes, 0u);
+  EXPECT_GT(both.stats.helper_cpu_seconds, 0.0);
+  if (splits()) {
+    EXPECT_GT(both.stats.splits, 0u);
+    EXPECT_GT(both.stats.joins, 0u);
+    EXPECT_GT(both.stats.idle_seconds + both.stats.search_seconds, 0.0);
+  }
 }
 
 // A node limit binds the nodes of every process together, as it binds those
 // of every thread: within a few publishing batches (1,024 nodes) per helper
 // and the main thread's node batch.
-TEST(ProcessBackend, ANodeLimitBindsTheSumOverProcesses) {
+TEST_P(ProcessBackend, ANodeLimitBindsTheSumOverProcesses) {
   auto b = proc_backend(2);
   Observer quiet;
   SearchOptions o;
@@ -137,7 +150,7 @@ TEST(ProcessBackend, ANodeLimitBindsTheSumOverProcesses) {
 // A helper killed with SIGKILL in mid-search: that search fails with one
 // line naming it, no process is left behind, and the next search works
 // (fresh helpers, the table cleared) and returns the serial value.
-TEST(ProcessBackend, AKilledHelperFailsItsSearchInOneLineAndTheNextOneWorks) {
+TEST_P(ProcessBackend, AKilledHelperFailsItsSearchInOneLineAndTheNextOneWorks) {
   auto b = proc_backend(2);
   const std::vector<pid_t> helpers = children();
   ASSERT_EQ(helpers.size(), 1u);
@@ -150,8 +163,8 @@ TEST(ProcessBackend, AKilledHelperFailsItsSearchInOneLineAndTheNextOneWorks) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   // The main thread's watch reaps the helper and ends the search by itself.
   search.thread.join();
-  EXPECT_EQ(search.error, "lazysmp-proc helper process 1 of 1 (pid " + std::to_string(helpers[0]) +
-                              ") was killed by signal 9 (Killed)");
+  EXPECT_EQ(search.error, GetParam() + " helper process 1 of 1 (pid " +
+                              std::to_string(helpers[0]) + ") was killed by signal 9 (Killed)");
   EXPECT_TRUE(children().empty());
 
   Observer quiet;
@@ -169,7 +182,7 @@ TEST(ProcessBackend, AKilledHelperFailsItsSearchInOneLineAndTheNextOneWorks) {
 // holding a bucket lock must not leave the main thread spinning on it:
 // both schemes here have locks in shared memory); nothing is left behind.
 // 6 kills per scheme, times XQLAB_STRESS_SCALE (17: the 100 and more).
-TEST(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
+TEST_P(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
   const char* scale_text = std::getenv("XQLAB_STRESS_SCALE");
   const int kills = 6 * std::max(1, scale_text ? std::atoi(scale_text) : 1);
   const std::vector<Position> ps = {Position()};
@@ -209,7 +222,7 @@ TEST(ProcessBackend, KillsInRepeatedSearchesLeaveNoProcessBehind) {
 
 // Helpers forked by a thread that ends before them (the engine's search
 // thread, a test's worker) live on: they are the backend's, not the thread's.
-TEST(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
+TEST_P(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
   std::unique_ptr<Backend> b;
   std::thread([&] { b = proc_backend(2); }).join();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -222,12 +235,19 @@ TEST(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
   EXPECT_TRUE(children().empty());
 }
 
-TEST(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
-  EXPECT_FALSE(find_backend("lazysmp-proc").supports("mutex"));
-  EXPECT_TRUE(find_backend("lazysmp-proc").supports("spinlock"));
+TEST_P(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
+  EXPECT_FALSE(find_backend(GetParam()).supports("mutex"));
+  EXPECT_TRUE(find_backend(GetParam()).supports("spinlock"));
   EXPECT_THROW(proc_backend(2, "mutex"), std::invalid_argument);
   EXPECT_TRUE(children().empty());
 }
+
+INSTANTIATE_TEST_SUITE_P(Proc, ProcessBackend, ::testing::Values("lazysmp-proc", "ybwc-proc"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace xq

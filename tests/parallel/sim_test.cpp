@@ -129,8 +129,9 @@ TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
       ADD_FAILURE() << GetParam() << " ran helper processes on the simulated machine";
     } catch (const std::invalid_argument& e) {
       EXPECT_EQ(std::string(e.what()),
-                "lazysmp-proc cannot run on the simulated machine: its helpers are processes, "
-                "which the simulator does not schedule");
+                GetParam() +
+                    " cannot run on the simulated machine: its helpers are processes, "
+                    "which the simulator does not schedule");
     }
     return;
   }
