@@ -1,5 +1,6 @@
 // What processes cost that threads do not (issue 27): building a backend
-// (lazysmp-proc forks its helpers then; lazysmp starts a thread pool) and
+// (the -proc backends fork their helpers then; the others start a thread
+// pool) and
 // tearing it down, and one search's round trip through the helpers' wake-up
 // and park (a depth-1 search: almost nothing but the hand-over). Run with
 // --benchmark_enable_random_interleaving=true so that the two sit side by side
@@ -27,6 +28,8 @@ void BM_BuildBackend(benchmark::State& state, const char* backend) {
 }
 BENCHMARK_CAPTURE(BM_BuildBackend, lazysmp, "lazysmp")->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_BuildBackend, lazysmp_proc, "lazysmp-proc")->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_BuildBackend, ybwc, "ybwc")->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_BuildBackend, ybwc_proc, "ybwc-proc")->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // A depth-1 search of the start position: wake the helpers, search, stop
 // them, wait until they have parked.
@@ -40,5 +43,7 @@ void BM_SearchRoundTrip(benchmark::State& state, const char* backend) {
 }
 BENCHMARK_CAPTURE(BM_SearchRoundTrip, lazysmp, "lazysmp")->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_SearchRoundTrip, lazysmp_proc, "lazysmp-proc")->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SearchRoundTrip, ybwc, "ybwc")->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SearchRoundTrip, ybwc_proc, "ybwc-proc")->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
