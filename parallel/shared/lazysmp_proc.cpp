@@ -159,7 +159,10 @@ class LazySmpProcBackend final : public BackendBase<Table> {
   void serve(int id, SearchShared& shared) {
     const CrewControl& c = crew_->control();
     HelperSlot& slot = slots_[std::size_t(id - 1)];
-    auto t = std::make_unique<ProcThread>(id);
+    // Made once per helper process (this backend's memory is the helper's
+    // own copy after the fork), as before the crew, not once per search.
+    if (!helper_) helper_ = std::make_unique<ProcThread>(id);
+    ProcThread* t = helper_.get();
     this->tt_.set_generation(c.generation);
     reset_worker(*t, c.root);
     ProcHooks hooks(*crew_, slots_.get(), helpers_, shared, skip(), offset());
@@ -174,6 +177,7 @@ class LazySmpProcBackend final : public BackendBase<Table> {
 
   const int helpers_;
   std::unique_ptr<ProcThread> main_;
+  std::unique_ptr<ProcThread> helper_;  // in a helper process: its own thread
   TableBlock<HelperSlot> slots_;
   std::optional<ProcHooks> hooks_;
   std::optional<Search<Table, ProcHooks>> search_;
