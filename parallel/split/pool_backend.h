@@ -43,6 +43,18 @@ class PoolHooks : public SerialHooks {
   Pool& pool_;
 };
 
+// The counters of every thread of the pool, and the critical path that
+// thread 0's chain measured (pool.h, Thread::crit_extra).
+template <class Pool>
+SearchStats pool_stats(const Pool& pool) {
+  SearchStats s;
+  for (int i = 0; i < pool.size(); ++i) s += pool.thread(i).stats;
+  const auto& main = pool.thread(0);
+  s.critical_path = std::uint64_t(
+      std::max<std::int64_t>(std::int64_t(main.stats.nodes) + main.crit_extra, 0));
+  return s;
+}
+
 // Hooks and Pool name the backend: Pool::kBackendName.
 template <class Pool, class Hooks, class Table>
 class PoolBackend final : public BackendBase<Table> {
@@ -67,16 +79,9 @@ class PoolBackend final : public BackendBase<Table> {
     return iterative_deepening(search, pool_.thread(0), shared, &observer);
   }
   void end_search() noexcept override { pool_.end_search(); }
-  SearchStats thread_stats() const override {
-    SearchStats s;
-    for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
-    const Thread& main = pool_.thread(0);
-    s.critical_path = std::uint64_t(std::max<std::int64_t>(std::int64_t(main.stats.nodes) + main.crit_extra, 0));
-    return s;
-  }
+  SearchStats thread_stats() const override { return pool_stats(pool_); }
 
  private:
-  using Thread = typename Pool::Thread;
   Pool pool_;
 };
 

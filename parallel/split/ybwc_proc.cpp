@@ -105,11 +105,7 @@ class YbwcProcBackend final : public BackendBase<Table> {
     crew_->end();
   }
   SearchStats thread_stats() const override {
-    SearchStats s;
-    for (int i = 0; i < pool_.size(); ++i) s += pool_.thread(i).stats;
-    const auto& main = pool_.thread(0);
-    s.critical_path = std::uint64_t(
-        std::max<std::int64_t>(std::int64_t(main.stats.nodes) + main.crit_extra, 0));
+    SearchStats s = split::pool_stats(pool_);
     s.helper_cpu_seconds += crew_->helper_cpu_seconds();
     return s;
   }

@@ -8,6 +8,8 @@
 // processes left behind, counters that must cross the process boundary.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -233,6 +235,53 @@ TEST_P(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
   EXPECT_EQ(r.score, test::serial_values(ps, 4)[0]);
   b.reset();
   EXPECT_TRUE(children().empty());
+}
+
+// The parent killed outright (SIGKILL: no destructor of it runs, and Ctrl-C
+// of a program that does not catch it is the same): its helpers, idle or in
+// mid-search, see it gone and leave by themselves (they look every 100 ms
+// while idle, every 1,024 nodes while searching). This test makes itself the
+// subreaper of the killed process's children, so that they become its own
+// and it can see whether any is left.
+TEST_P(ProcessBackend, HelpersLeaveWhenTheirParentIsKilled) {
+  ASSERT_TRUE(children().empty()) << "a process was left over from an earlier test";
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t parent = ::fork();
+  ASSERT_GE(parent, 0);
+  if (parent == 0) {  // the doomed parent: 2 helpers, an unlimited search
+    ::close(ready[0]);
+    auto b = proc_backend(3);
+    std::atomic<bool> stop{false};
+    SearchOptions o;
+    o.stop_signal = &stop;
+    Observer quiet;
+    std::thread search([&] { b->search(Position(), o, quiet); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    (void)!::write(ready[1], "x", 1);
+    search.join();  // never: it is killed first
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ::close(ready[0]);
+  ASSERT_EQ(::kill(parent, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(parent, &status, 0), parent);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  // Its helpers are this process's children now: reap them as they leave.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  int left = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    while (::waitpid(-1, nullptr, WNOHANG) > 0) ++left;
+    if (children().empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  EXPECT_TRUE(children().empty()) << children().size() << " helper(s) outlived their parent";
+  EXPECT_EQ(left, 2) << "the orphaned helpers that left and were reaped here";
 }
 
 TEST_P(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
