@@ -42,6 +42,8 @@ class WorkerProcesses {
   int size() const { return int(workers_.size()); }
   // In a worker: whether the process that forked it still lives.
   static bool parent_alive();
+  // Whether the calling process is a worker (forked by a WorkerProcesses).
+  static bool in_worker();
   pid_t pid(int i) const { return workers_[std::size_t(i)].pid; }
 
   // Reaps the workers that have ended without waiting. Throws

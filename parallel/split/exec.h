@@ -14,7 +14,10 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
 #include "hashing/memory.h"
+#include "hashing/processes.h"
 #include "search/hooks.h"
 #include "search/movepick.h"
 
@@ -70,6 +73,15 @@ struct ProcessExec {
   static constexpr TableMemory kMemory = TableMemory::Shared;
   using Lock = SharedSpinLock;
   static constexpr std::size_t kClosureBytes = 16;
+  // Called by a waiting thread after each idle round (`spins` of them so
+  // far): a helper process whose parent is gone leaves, since nobody will
+  // end the search it waits in (it looks every 256 rounds once it sleeps
+  // between them, some 13 ms apart).
+  static void leave_if_orphaned(int spins) {
+    if (spins >= 1024 && (spins & 255) == 0 && WorkerProcesses::in_worker() &&
+        !WorkerProcesses::parent_alive())
+      ::_exit(0);
+  }
   struct NodeCopy {
     SplitContext ctx;
     MovePicker picker;

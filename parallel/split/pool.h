@@ -355,7 +355,7 @@ class Pool {
         spins = 0;
         continue;
       }
-      back_off(spins);
+      idle_round(spins);
     }
     words_[0].idle.fetch_sub(1, std::memory_order_relaxed);
     t.ledger.close(t.stats);
@@ -474,7 +474,7 @@ class Pool {
         throw;
       }
       if (!joined) {
-        back_off(spins);
+        idle_round(spins);
         continue;
       }
       // Serving replaced the position with the helped node's, a descendant
@@ -501,7 +501,7 @@ class Pool {
         policy_.changed(sp);
         if (sp.workers == 0) break;
       }
-      back_off(spins);
+      idle_round(spins);
     }
     pop(t, sp, index);
     policy_.on_close(t, sp, false);
@@ -556,6 +556,13 @@ class Pool {
   }
 
   bool broken() const { return words_[0].broken.load(std::memory_order_relaxed); }
+
+  // One round of a thread waiting for work or for helpers. With processes,
+  // a helper whose parent died leaves here: nobody would end its wait.
+  static void idle_round(int& spins) {
+    back_off(spins);
+    if constexpr (Exec::kProcesses) Exec::leave_if_orphaned(spins);
+  }
 
   // The pool's words, shared by every thread (and process).
   struct Words {

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -237,41 +238,41 @@ TEST_P(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
   EXPECT_TRUE(children().empty());
 }
 
-// The parent killed outright (SIGKILL: no destructor of it runs, and Ctrl-C
-// of a program that does not catch it is the same): its helpers, idle or in
-// mid-search, see it gone and leave by themselves (they look every 100 ms
-// while idle, every 1,024 nodes while searching). This test makes itself the
-// subreaper of the killed process's children, so that they become its own
-// and it can see whether any is left.
-TEST_P(ProcessBackend, HelpersLeaveWhenTheirParentIsKilled) {
-  ASSERT_TRUE(children().empty()) << "a process was left over from an earlier test";
-  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+// Forks a parent that builds `backend` with 2 helpers and, when `search`,
+// runs an unlimited search; kills it outright (SIGKILL: no destructor of it
+// runs, and Ctrl-C of a program that does not catch it is the same) 30 ms
+// later; returns how many of its helpers left by themselves within 10 s
+// (this process is their subreaper meanwhile, so they become its children
+// and are reaped here). Helpers still there are a failure, killed so that
+// they cannot hold ctest's output pipe open.
+int orphans_that_left(const std::function<std::unique_ptr<Backend>()>& backend, bool search) {
+  EXPECT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
   int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
+  EXPECT_EQ(::pipe(ready), 0);
   const pid_t parent = ::fork();
-  ASSERT_GE(parent, 0);
-  if (parent == 0) {  // the doomed parent: 2 helpers, an unlimited search
+  if (parent == 0) {  // the doomed parent
     ::close(ready[0]);
-    auto b = proc_backend(3);
+    auto b = backend();
     std::atomic<bool> stop{false};
     SearchOptions o;
     o.stop_signal = &stop;
     Observer quiet;
-    std::thread search([&] { b->search(Position(), o, quiet); });
+    std::thread thread;
+    if (search) thread = std::thread([&] { b->search(Position(), o, quiet); });
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     (void)!::write(ready[1], "x", 1);
-    search.join();  // never: it is killed first
+    if (thread.joinable()) thread.join();  // never: it is killed first
+    ::pause();
     ::_exit(0);
   }
   ::close(ready[1]);
   char c = 0;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  EXPECT_EQ(::read(ready[0], &c, 1), 1);
   ::close(ready[0]);
-  ASSERT_EQ(::kill(parent, SIGKILL), 0);
+  ::kill(parent, SIGKILL);
   int status = 0;
-  ASSERT_EQ(::waitpid(parent, &status, 0), parent);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  // Its helpers are this process's children now: reap them as they leave.
+  EXPECT_EQ(::waitpid(parent, &status, 0), parent);
+  EXPECT_TRUE(WIFSIGNALED(status));
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   int left = 0;
   while (std::chrono::steady_clock::now() < deadline) {
@@ -279,9 +280,33 @@ TEST_P(ProcessBackend, HelpersLeaveWhenTheirParentIsKilled) {
     if (children().empty()) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  const std::vector<pid_t> stayed = children();
+  EXPECT_TRUE(stayed.empty()) << stayed.size() << " helper(s) outlived their parent";
+  for (const pid_t pid : stayed) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+  }
   ::prctl(PR_SET_CHILD_SUBREAPER, 0);
-  EXPECT_TRUE(children().empty()) << children().size() << " helper(s) outlived their parent";
-  EXPECT_EQ(left, 2) << "the orphaned helpers that left and were reaped here";
+  return left;
+}
+
+// Helpers searching, helpers waiting between searches, and (ybwc-proc)
+// helpers waiting for a split point that never comes (nothing splits at
+// min_split_depth 64) all see a dead parent and leave.
+TEST_P(ProcessBackend, HelpersLeaveWhenTheirParentIsKilled) {
+  ASSERT_TRUE(children().empty()) << "a process was left over from an earlier test";
+  EXPECT_EQ(orphans_that_left([&] { return proc_backend(3); }, true), 2) << "searching";
+  EXPECT_EQ(orphans_that_left([&] { return proc_backend(3); }, false), 2) << "between searches";
+  if (splits()) {
+    const auto no_splits = [&] {
+      BackendConfig c;
+      c.threads = 3;
+      c.hash_mib = 4;
+      c.set("min_split_depth", 64);
+      return make_backend(GetParam(), c);
+    };
+    EXPECT_EQ(orphans_that_left(no_splits, true), 2) << "waiting for a split point";
+  }
 }
 
 TEST_P(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
