@@ -24,6 +24,9 @@ pid_t g_parent = 0;  // in a worker: the pid of the process that forked it
 
 bool WorkerProcesses::parent_alive() { return ::getppid() == g_parent; }
 bool WorkerProcesses::in_worker() { return g_parent != 0; }
+void WorkerProcesses::leave_if_orphaned() noexcept {
+  if (in_worker() && !parent_alive()) ::_exit(0);
+}
 
 WorkerProcesses::WorkerProcesses(std::string what, int n, const Job& job, bool die_with_thread)
     : what_(std::move(what)) {

@@ -44,6 +44,10 @@ class WorkerProcesses {
   static bool parent_alive();
   // Whether the calling process is a worker (forked by a WorkerProcesses).
   static bool in_worker();
+  // In a worker whose parent is gone: leaves (_exit(0)). For loops that
+  // would otherwise wait for ever on what the dead parent held or owed (a
+  // lock word in shared memory, the end of a search); a no-op elsewhere.
+  static void leave_if_orphaned() noexcept;
   pid_t pid(int i) const { return workers_[std::size_t(i)].pid; }
 
   // Reaps the workers that have ended without waiting. Throws

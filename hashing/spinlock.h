@@ -14,9 +14,11 @@
 // release) change under the lock, so they are exact.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "hashing/cluster_table.h"
+#include "hashing/processes.h"
 
 namespace xq {
 
@@ -32,7 +34,12 @@ struct SpinlockLayout {
    public:
     explicit Guard(std::atomic<std::uint64_t>& lock) : lock_(lock) {
       while (lock_.exchange(1, std::memory_order_acquire) != 0)
-        while (lock_.load(std::memory_order_relaxed) != 0) cpu_relax();
+        for (std::uint32_t spins = 1; lock_.load(std::memory_order_relaxed) != 0; ++spins) {
+          cpu_relax();
+          // A worker process spinning on a word its killed parent held
+          // would spin for ever: it leaves (a look every 65,536 pauses).
+          if ((spins & 0xFFFF) == 0) WorkerProcesses::leave_if_orphaned();
+        }
     }
     ~Guard() { lock_.store(0, std::memory_order_release); }
     Guard(const Guard&) = delete;

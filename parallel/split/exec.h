@@ -14,8 +14,6 @@
 #include <mutex>
 #include <thread>
 
-#include <unistd.h>
-
 #include "hashing/memory.h"
 #include "hashing/processes.h"
 #include "search/hooks.h"
@@ -45,6 +43,8 @@ class SharedSpinLock {
 #endif
       } else {
         std::this_thread::yield();
+        // A helper waiting for a lock its killed parent held leaves.
+        if ((spins & 1023) == 1023) WorkerProcesses::leave_if_orphaned();
       }
     }
   }
@@ -78,9 +78,7 @@ struct ProcessExec {
   // end the search it waits in (it looks every 256 rounds once it sleeps
   // between them, some 13 ms apart).
   static void leave_if_orphaned(int spins) {
-    if (spins >= 1024 && (spins & 255) == 0 && WorkerProcesses::in_worker() &&
-        !WorkerProcesses::parent_alive())
-      ::_exit(0);
+    if (spins >= 1024 && (spins & 255) == 0) WorkerProcesses::leave_if_orphaned();
   }
   struct NodeCopy {
     SplitContext ctx;

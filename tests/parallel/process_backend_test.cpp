@@ -8,59 +8,33 @@
 // processes left behind, counters that must cross the process boundary.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <dirent.h>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "hashing/memory.h"
+#include "hashing/processes.h"
+#include "hashing/spinlock.h"
 #include "parallel/backend.h"
+#include "parallel/split/exec.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/support/orphans.h"
 
 namespace xq {
 namespace {
 
-// The pids of this process's children, from /proc (each line of
-// /proc/PID/stat names the parent as its fourth field). A zombie (a child
-// that ended and was not reaped) counts: it is a leak too.
-std::vector<pid_t> children() {
-  std::vector<pid_t> out;
-  DIR* d = ::opendir("/proc");
-  if (!d) return out;
-  const pid_t self = ::getpid();
-  while (const dirent* e = ::readdir(d)) {
-    char* end = nullptr;
-    const long pid = std::strtol(e->d_name, &end, 10);
-    if (!end || *end != '\0' || pid <= 0) continue;
-    std::ifstream stat("/proc/" + std::string(e->d_name) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    const std::size_t close = line.rfind(')');  // the command may hold spaces
-    if (close == std::string::npos) continue;
-    std::istringstream rest(line.substr(close + 1));
-    char state = 0;
-    long ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == self) out.push_back(pid_t(pid));
-  }
-  ::closedir(d);
-  return out;
-}
+using test::children;
 
 class ProcessBackend : public ::testing::TestWithParam<std::string> {
  protected:
@@ -239,55 +213,26 @@ TEST_P(ProcessBackend, HelpersOutliveTheThreadThatForkedThem) {
 }
 
 // Forks a parent that builds `backend` with 2 helpers and, when `search`,
-// runs an unlimited search; kills it outright (SIGKILL: no destructor of it
-// runs, and Ctrl-C of a program that does not catch it is the same) 30 ms
-// later; returns how many of its helpers left by themselves within 10 s
-// (this process is their subreaper meanwhile, so they become its children
-// and are reaped here). Helpers still there are a failure, killed so that
-// they cannot hold ctest's output pipe open.
+// runs an unlimited search; kills it outright 30 ms later (SIGKILL: no
+// destructor of it runs, and Ctrl-C of a program that does not catch it is
+// the same); returns how many of its helpers left by themselves (and
+// expects none to stay).
 int orphans_that_left(const std::function<std::unique_ptr<Backend>()>& backend, bool search) {
-  EXPECT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
-  int ready[2];
-  EXPECT_EQ(::pipe(ready), 0);
-  const pid_t parent = ::fork();
-  if (parent == 0) {  // the doomed parent
-    ::close(ready[0]);
+  const test::Orphans o = test::kill_parent_and_reap([&](int ready) {
     auto b = backend();
     std::atomic<bool> stop{false};
-    SearchOptions o;
-    o.stop_signal = &stop;
+    SearchOptions options;
+    options.stop_signal = &stop;
     Observer quiet;
     std::thread thread;
-    if (search) thread = std::thread([&] { b->search(Position(), o, quiet); });
+    if (search) thread = std::thread([&] { b->search(Position(), options, quiet); });
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
-    (void)!::write(ready[1], "x", 1);
+    (void)!::write(ready, "x", 1);
     if (thread.joinable()) thread.join();  // never: it is killed first
-    ::pause();
-    ::_exit(0);
-  }
-  ::close(ready[1]);
-  char c = 0;
-  EXPECT_EQ(::read(ready[0], &c, 1), 1);
-  ::close(ready[0]);
-  ::kill(parent, SIGKILL);
-  int status = 0;
-  EXPECT_EQ(::waitpid(parent, &status, 0), parent);
-  EXPECT_TRUE(WIFSIGNALED(status));
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  int left = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    while (::waitpid(-1, nullptr, WNOHANG) > 0) ++left;
-    if (children().empty()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  const std::vector<pid_t> stayed = children();
-  EXPECT_TRUE(stayed.empty()) << stayed.size() << " helper(s) outlived their parent";
-  for (const pid_t pid : stayed) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-  }
-  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
-  return left;
+  });
+  EXPECT_TRUE(o.ready);
+  EXPECT_EQ(o.stayed, 0) << o.stayed << " helper(s) outlived their parent";
+  return o.left;
 }
 
 // Helpers searching, helpers waiting between searches, and (ybwc-proc)
@@ -307,6 +252,45 @@ TEST_P(ProcessBackend, HelpersLeaveWhenTheirParentIsKilled) {
     };
     EXPECT_EQ(orphans_that_left(no_splits, true), 2) << "waiting for a split point";
   }
+}
+
+// A worker spinning on a lock word in shared memory that its parent held
+// when it was killed would spin for ever: it looks for its parent while it
+// spins and leaves. Both lock words a helper can wait on: a bucket lock of
+// the spinlock scheme, and a split point's lock of ybwc-proc.
+template <class Spin>
+int spinners_that_left(Spin spin) {
+  const test::Orphans o = test::kill_parent_and_reap([&](int ready) {
+    TableBlock<std::atomic<std::uint64_t>> word(1, TableMemory::Shared);
+    TableBlock<split::SharedSpinLock> lock(1, TableMemory::Shared);
+    word[0].store(1);  // held by this process, which is about to die
+    lock[0].lock();
+    WorkerProcesses spinner(
+        "spinner", 1,
+        [&](int) {
+          (void)!::write(ready, "x", 1);
+          spin(word[0], lock[0]);
+        },
+        false);
+    ::pause();  // killed here, holding both
+  });
+  EXPECT_TRUE(o.ready);
+  EXPECT_EQ(o.stayed, 0) << "a worker spun on after its parent died";
+  return o.left;
+}
+
+TEST(OrphanedSpinner, LeavesABucketLockItsKilledParentHeld) {
+  EXPECT_EQ(spinners_that_left([](std::atomic<std::uint64_t>& word, split::SharedSpinLock&) {
+              SpinlockLayout::Guard g(word);
+            }),
+            1);
+}
+
+TEST(OrphanedSpinner, LeavesASplitPointLockItsKilledParentHeld) {
+  EXPECT_EQ(spinners_that_left([](std::atomic<std::uint64_t>&, split::SharedSpinLock& lock) {
+              lock.lock();
+            }),
+            1);
 }
 
 TEST_P(ProcessBackend, SchemesWithProcessPrivateLocksAreRefused) {
