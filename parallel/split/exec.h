@@ -16,12 +16,9 @@
 
 #include "hashing/memory.h"
 #include "hashing/processes.h"
+#include "parallel/split/common.h"
 #include "search/hooks.h"
 #include "search/movepick.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 namespace xq::split {
 
@@ -38,9 +35,7 @@ class SharedSpinLock {
   void lock() noexcept {
     for (int spins = 0; !try_lock(); ++spins) {
       if (spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-        _mm_pause();
-#endif
+        cpu_relax();
       } else {
         std::this_thread::yield();
         // A helper waiting for a lock its killed parent held leaves.
