@@ -228,7 +228,9 @@ int orphans_that_left(const std::function<std::unique_ptr<Backend>()>& backend, 
     if (search) thread = std::thread([&] { b->search(Position(), options, quiet); });
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     (void)!::write(ready, "x", 1);
-    if (thread.joinable()) thread.join();  // never: it is killed first
+    // Killed here, the backend alive: returning would destroy it, and its
+    // destructor would end and reap the helpers before the kill lands.
+    for (;;) ::pause();
   });
   EXPECT_TRUE(o.ready);
   EXPECT_EQ(o.stayed, 0) << o.stayed << " helper(s) outlived their parent";
