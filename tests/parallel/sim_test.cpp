@@ -10,6 +10,8 @@
 //  * its virtual time adds up: every split backend's thread time
 //    (search + idle + lock + copy) equals p x the search's virtual time.
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <atomic>
 #include <string>
@@ -248,6 +250,31 @@ TEST(StressSim, EveryBackendExactAt8LogicalThreads) {
       ++searched;
     }
   EXPECT_EQ(searched, int(simulable_backends().size() * ps.size()));
+}
+
+// With fewer cores than logical threads the machine runs its threads on one
+// core while they are attached (parallel/sim/machine.cpp); the caller's own
+// mask comes back when the search ends, whether it ended or threw.
+TEST(SimMachine, CallerGetsItsCoresBackAfterASearch) {
+  cpu_set_t before, after;
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+  int searched = 0;
+  for (const std::string name : {"ybwc", "lazysmp", "pvsplit"}) {
+    auto b = sim_backend(name, 4);
+    EXPECT_GT(simulate(*b, sample_positions()[0], sim_depth(4), 4).switches, 0u) << name;
+    ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+    EXPECT_TRUE(CPU_EQUAL(&before, &after)) << name << ": the caller's mask is not restored";
+    ++searched;
+  }
+  {
+    sim::Machine m(sim::Costs{}, 256, 0, 64);
+    m.begin();
+    // An exception between begin() and end(): the machine's destructor
+    // detaches the caller and restores its mask.
+  }
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after)) << "the destructor did not restore the mask";
+  EXPECT_EQ(searched, 3);
 }
 
 TEST(SimMachine, SeedsMoveLazySmpThreadsOutOfStep) {
