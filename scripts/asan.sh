@@ -10,7 +10,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build-asan}"
 "$root/scripts/deps.sh" sanitize
-CXX=clang++-14 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+source "$root/scripts/generator.sh"
+cmake_generator "$dir"
+CXX=clang++-14 cmake "${generator[@]}" -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 # The unit label needs the test binaries and the xqlab binary (the CLI tests
 # run it); the benchmarks are not tests and are not built here.

@@ -7,7 +7,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build}"
 shift || true
 "$root/scripts/deps.sh" "${XQLAB_DEPS_PROFILE:-main}"
-cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+source "$root/scripts/generator.sh"
+cmake_generator "$dir"
+cmake "${generator[@]}" -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 targets=()
 for t in ${XQLAB_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
 cmake --build "$dir" -j"$(nproc)" "${targets[@]}"

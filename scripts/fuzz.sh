@@ -26,7 +26,9 @@ command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 is missing (scri
 
 mkdir -p "$build"
 # Assertions stay on (no NDEBUG): a broken invariant is a finding.
-cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+source scripts/generator.sh
+cmake_generator "$build"
+cmake "${generator[@]}" -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" -DXQLAB_FUZZ=ON -DXQLAB_LTO=OFF -DXQLAB_NATIVE=OFF -DCMAKE_UNITY_BUILD=ON \
   >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
 cmake --build "$build" -j "$jobs" --target fuzz_position

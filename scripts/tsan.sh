@@ -12,7 +12,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${1:-$root/build-tsan}"
 "$root/scripts/deps.sh" sanitize
-CXX=clang++-14 cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+source "$root/scripts/generator.sh"
+cmake_generator "$dir"
+CXX=clang++-14 cmake "${generator[@]}" -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DXQLAB_SANITIZE=thread -DXQLAB_NATIVE=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target xqlab test_hashing test_parallel test_engine
 export OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so
