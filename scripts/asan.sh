@@ -16,9 +16,7 @@ CXX=clang++-14 cmake "${generator[@]}" -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=R
   -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 # The unit label needs the test binaries and the xqlab binary (the CLI tests
 # run it); the benchmarks are not tests and are not built here.
-cmake --build "$dir" -j"$(nproc)" --target xqlab test_board test_hashing test_search \
-  test_parallel test_engine test_lab_common test_lab_records test_lab_timing test_lab_games \
-  test_lab_report test_cli
+cmake --build "$dir" -j"$(nproc)" --target xqlab_tests
 export ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 strict_string_checks=1 detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp"
