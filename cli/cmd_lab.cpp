@@ -10,6 +10,7 @@
 // says what is missing, and --resume continues from the journal, searching
 // only what is missing; its tables equal those of an uninterrupted run. The
 // --json-file document is replaced atomically, and only by a complete run.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -25,7 +26,9 @@
 #include "cli/usage_error.h"
 #include "lab/common/files.h"
 #include "lab/common/meta.h"
+#include "lab/common/engines.h"
 #include "lab/common/progress.h"
+#include "lab/games/external_backend.h"
 #include "lab/timing/document.h"
 #include "lab/timing/journal.h"
 #include "lab/timing/runner.h"
@@ -47,7 +50,7 @@ constexpr double kKeepAliveSeconds = 60;
 
 struct LabArgs {
   std::string suite = lab::common::default_suite_path(), csv, json_file, journal;
-  std::vector<std::string> backends, hash{"xor"}, params;
+  std::vector<std::string> backends, hash{"xor"}, params, engines;
   std::vector<int> threads{1, 2};
   int depth = kDefaultLabDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
@@ -161,6 +164,57 @@ void write_json_file(const std::string& path, const Json& doc) {
   }
 }
 
+// The external engines of the configurations, in order: the text tables
+// call the k-th "engineK" (a command line does not fit their columns).
+std::vector<std::string> external_engines(const lab::timing::LabSettings& s) {
+  std::vector<std::string> out;
+  for (const lab::timing::LabConfig& c : s.configs)
+    if (lab::common::is_external_engine(c.backend) &&
+        std::find(out.begin(), out.end(), c.backend) == out.end())
+      out.push_back(c.backend);
+  return out;
+}
+
+std::string shown_name(const std::vector<std::string>& engines, const std::string& backend) {
+  const auto it = std::find(engines.begin(), engines.end(), backend);
+  return it == engines.end() ? backend : "engine" + std::to_string(it - engines.begin() + 1);
+}
+
+// The text tables with the engines' short names.
+void print_tables(const lab::timing::LabSettings& s, std::size_t positions,
+                  std::vector<lab::timing::LabSummary> rows,
+                  std::vector<lab::timing::WorkSpanFit> fits) {
+  const std::vector<std::string> engines = external_engines(s);
+  lab::timing::LabSettings shown = s;
+  for (lab::timing::LabConfig& c : shown.configs) c.backend = shown_name(engines, c.backend);
+  for (lab::timing::LabSummary& r : rows) r.config.backend = shown_name(engines, r.config.backend);
+  for (lab::timing::WorkSpanFit& f : fits) f.backend = shown_name(engines, f.backend);
+  print_lab_text(shown, positions, rows, fits);
+}
+
+// What the external engines reported: their depth is their own (their plies,
+// extensions and reductions), so only their speedup compares with xqlab's;
+// an engine that reports no nodes has no NPS or search overhead.
+void print_engine_notes(std::FILE* out, const lab::timing::LabSettings& s,
+                        const std::vector<lab::timing::LabRun>& runs) {
+  const std::vector<std::string> engines = external_engines(s);
+  for (const std::string& e : engines) {
+    const lab::timing::LabConfig c{e, "own", 1, {}};
+    bool nodes = false;
+    int depth = 0;
+    for (const lab::timing::LabRun& r : runs) {
+      if (s.configs[std::size_t(r.config)].backend != c.backend) continue;
+      nodes = nodes || r.result.stats.nodes > 0;
+      depth = std::max(depth, int(r.result.depth));
+    }
+    std::fprintf(out, "%s = %s: its depth is its own plies (compare its speedup, not its depth "
+                 "or nodes, with xqlab's); %s; %s\n", shown_name(engines, e).c_str(), e.c_str(),
+                 depth > 0 ? ("reports depth up to " + std::to_string(depth)).c_str()
+                           : "reports NO depth",
+                 nodes ? "reports nodes" : "reports NO nodes: no NPS, no search overhead");
+  }
+}
+
 int run(const LabArgs& a) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   s.sim = sim_settings(a.sim);
@@ -169,10 +223,17 @@ int run(const LabArgs& a) {
   if (names.empty())
     for (const BackendInfo& b : backends())
       if (b.in_default_lab) names.emplace_back(b.name);
+  names.insert(names.end(), a.engines.begin(), a.engines.end());
   s.configs = lab::timing::build_configs(names, a.hash, a.threads, [](const std::string& what) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
   if (s.sim) lab::timing::check_simulable(s.configs);
+  s.external = [](const lab::timing::LabConfig& c, const BackendConfig& bc) {
+    return lab::games::make_external_backend(c.backend, bc);
+  };
+  // An engine that cannot start or rejects its options fails here, in one
+  // line, before any search.
+  for (const std::string& e : a.engines) (void)lab::games::make_external_backend(e, s.base);
   const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
   std::FILE* text = a.json ? stderr : stdout;
   if (!a.json_file.empty()) {  // fail before work, without touching the file
@@ -240,7 +301,8 @@ int run(const LabArgs& a) {
     if (!a.json_file.empty()) write_json_file(a.json_file, doc);
     if (a.json) print_json(doc);
   }
-  if (!a.json) print_lab_text(s, suite.size(), rows, lab::timing::fit_work_span(s, runs));
+  if (!a.json) print_tables(s, suite.size(), rows, lab::timing::fit_work_span(s, runs));
+  print_engine_notes(text, s, runs);
   return 0;
 }
 
@@ -257,6 +319,15 @@ Command add_lab(CLI::App& root) {
     if (!b.in_default_lab) named_only += (named_only.empty() ? "" : ", ") + std::string(b.name);
   add_backends_option(app, "--backends", a->backends,
                       "backends, comma-separated (default: all but " + named_only + ")");
+  app->add_option("--engine", a->engines,
+                  "an external engine beside the backends, repeatable: uci:COMMAND[,KEY=VALUE...] "
+                  "(UCI options; Threads and Hash come from --threads and --hash-mb), e.g. "
+                  "uci:/usr/games/fairy-stockfish; searched at every --threads count, its "
+                  "reference is itself at one thread")
+      ->check([](const std::string& v) {
+        return lab::common::is_external_engine(v) ? std::string()
+                                                  : "an engine is uci:COMMAND[,KEY=VALUE...]";
+      });
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
   add_table_options(app, a->hash_mb, a->params);

@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct MoveRequest {
   std::int64_t movetime_ms = 0;  // > 0: fixed time per move, clocks unused
   std::int64_t red_ms = 0, black_ms = 0, inc_ms = 0;
   int depth = 0;                 // > 0: search to this depth, no time limit
+  // Set: polled while the engine thinks (every 20 ms); once it returns true
+  // the engine is told to stop and its best move so far is the reply.
+  std::function<bool()> should_stop;
 };
 
 struct MoveReply {
@@ -45,6 +49,10 @@ struct MoveReply {
   std::optional<int> score_cp;    // the last score reported, side to move's view
   double seconds = 0;             // from "go" to the best move
   std::string detail;             // why, when not a move
+  // The last "info" line's depth and nodes, when the engine reported them.
+  std::optional<int> depth;
+  std::optional<std::uint64_t> nodes;
+  bool stopped = false;           // should_stop ended the search
 };
 
 class Player {
@@ -60,6 +68,10 @@ class Player {
   virtual MoveReply think(const MoveRequest& request,
                           std::chrono::steady_clock::time_point deadline,
                           std::chrono::milliseconds grace) = 0;
+  // User + system CPU seconds the engine's processes have used so far (every
+  // process of its group, every thread), or -1 when unknown (an in-process
+  // player: its CPU is the caller's).
+  virtual double cpu_seconds() { return -1; }
 };
 
 // Throws std::invalid_argument for a malformed spec, an unknown key or a bad

@@ -49,6 +49,8 @@ class ChildProcess {
   bool alive();
   // "exit status N", "killed by signal N" or "running".
   std::string exit_description();
+  // The child's process id, which is also its process group's (-1: none).
+  pid_t pid() const { return pid_; }
 
  private:
   void reap(bool block);

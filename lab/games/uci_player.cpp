@@ -1,4 +1,10 @@
 // An external UCI engine as a match player (lab/games/player.h).
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -32,6 +38,64 @@ std::optional<int> info_score(const std::vector<std::string>& w) {
     }
   }
   return std::nullopt;
+}
+
+// The number after `key` in an "info" line ("depth 12", "nodes 345"), if any.
+template <class T>
+std::optional<T> info_number(const std::vector<std::string>& w, const char* key) {
+  if (w.size() > 1 && w[1] == "string") return std::nullopt;  // free text
+  for (std::size_t i = 1; i + 1 < w.size(); ++i) {
+    if (w[i] != key) continue;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(w[i + 1].c_str(), &end, 10);
+    if (end == w[i + 1].c_str() || *end != '\0' || w[i + 1][0] == '-') return std::nullopt;
+    return T(v);
+  }
+  return std::nullopt;
+}
+
+// One process's /proc/PID/stat fields from field 3 (state) on: the command
+// name before them may hold spaces and parentheses. Empty when unreadable.
+std::vector<std::string> stat_fields(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/stat");
+  std::string text;
+  if (!std::getline(in, text)) return {};  // it ended meanwhile
+  const auto paren = text.rfind(')');
+  if (paren == std::string::npos || paren + 2 > text.size()) return {};
+  std::istringstream rest(text.substr(paren + 2));
+  std::vector<std::string> f;
+  for (std::string x; f.size() < 13 && rest >> x;) f.push_back(x);
+  return f.size() == 13 ? f : std::vector<std::string>{};
+}
+
+// The processes of process group `group` (field 5, f[2]).
+std::vector<std::string> group_members(pid_t group) {
+  std::vector<std::string> out;
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return out;
+  while (const dirent* e = ::readdir(proc)) {
+    const std::string name = e->d_name;
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    const std::vector<std::string> f = stat_fields(name);
+    if (!f.empty() && std::atol(f[2].c_str()) == long(group)) out.push_back(name);
+  }
+  ::closedir(proc);
+  return out;
+}
+
+// User + system CPU seconds of `pids` (utime and stime, fields 14 and 15,
+// in clock ticks; every thread of a process is in its counts); one that has
+// ended counts no more.
+double cpu_seconds_of(const std::vector<std::string>& pids) {
+  const double tick = double(::sysconf(_SC_CLK_TCK));
+  if (tick <= 0) return -1;
+  double sum = 0;
+  for (const std::string& pid : pids) {
+    const std::vector<std::string> f = stat_fields(pid);
+    if (!f.empty()) sum += double(std::atoll(f[11].c_str()) + std::atoll(f[12].c_str())) / tick;
+  }
+  return sum;
 }
 
 class UciPlayer final : public Player {
@@ -69,6 +133,14 @@ class UciPlayer final : public Player {
   }
   MoveReply think(const MoveRequest& req, Clock::time_point deadline,
                   std::chrono::milliseconds grace) override;
+  // The group's members are listed once per start of the engine (the first
+  // call; /proc holds hundreds of processes), then only their counters are
+  // read: an engine that starts processes while it searches is not followed.
+  double cpu_seconds() override {
+    if (!child_ || child_->pid() <= 0) return -1;
+    if (members_.empty()) members_ = group_members(child_->pid());
+    return members_.empty() ? -1 : cpu_seconds_of(members_);
+  }
 
  private:
   std::string start();
@@ -83,11 +155,13 @@ class UciPlayer final : public Player {
   std::optional<bool> ranks_from_one_;
   std::chrono::milliseconds handshake_;
   std::unique_ptr<ChildProcess> child_;
+  std::vector<std::string> members_;  // the engine's process group, by pid
 };
 
 // Starts the engine: "uci" ... "uciok", the options, "isready" ... "readyok".
 std::string UciPlayer::start() {
   child_.reset();
+  members_.clear();
   child_ = std::make_unique<ChildProcess>(argv_);
   child_->send("uci");
   const auto deadline = Clock::now() + handshake_;
@@ -140,10 +214,18 @@ MoveReply UciPlayer::think(const MoveRequest& req, Clock::time_point deadline,
   const bool sent = child_ && child_->send(pos) && child_->send(go.str());
   bool stop_sent = false;
   std::string line;
+  constexpr std::chrono::milliseconds kPoll{20};
   while (sent) {
-    const auto st = child_->read_line(line, stop_sent ? deadline + grace : deadline);
+    auto until = stop_sent ? deadline + grace : deadline;
+    if (!stop_sent && req.should_stop) until = std::min(until, Clock::now() + kPoll);
+    const auto st = child_->read_line(line, until);
     if (st == ChildProcess::ReadStatus::Closed) break;
     if (st == ChildProcess::ReadStatus::Timeout) {
+      if (!stop_sent && req.should_stop && Clock::now() < deadline) {
+        if (!req.should_stop()) continue;  // a poll, not the deadline
+        reply.stopped = true;
+        deadline = Clock::now();  // the grace for its best move starts now
+      }
       if (stop_sent) {
         reply.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         reply.status = MoveReply::Status::Timeout;
@@ -159,6 +241,8 @@ MoveReply UciPlayer::think(const MoveRequest& req, Clock::time_point deadline,
     if (w.empty()) continue;
     if (w[0] == "info") {
       if (auto s = info_score(w)) reply.score_cp = s;
+      if (auto d = info_number<int>(w, "depth")) reply.depth = d;
+      if (auto n = info_number<std::uint64_t>(w, "nodes")) reply.nodes = n;
     } else if (w[0] == "bestmove") {
       reply.seconds = std::chrono::duration<double>(Clock::now() - start).count();
       const std::string raw = w.size() > 1 ? w[1] : "";

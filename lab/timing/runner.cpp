@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "hashing/schemes.h"
+#include "lab/common/engines.h"
 #include "lab/timing/summary.h"
 #include "parallel/params.h"
 
@@ -47,6 +48,7 @@ std::string csv_field(const std::string& s) {
 void check_names(const std::vector<std::string>& backends, const std::vector<std::string>& schemes) {
   for (const std::string& h : schemes) visit_scheme(h, [](auto) { return 0; });
   for (const std::string& b : backends) {
+    if (common::is_external_engine(b)) continue;
     const BackendInfo& info = find_backend(b);
     if (std::none_of(schemes.begin(), schemes.end(),
                      [&](const std::string& h) { return info.supports(h); }))
@@ -71,6 +73,10 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
   for (const std::string& h : schemes) out.push_back({"serial", h, 1, {}});
   for (const std::string& b : backends) {
     if (b == "serial") continue;  // one thread only: its reference is already there
+    if (common::is_external_engine(b)) {
+      for (int t : threads) out.push_back({b, "own", t, {}});
+      continue;
+    }
     for (const std::string& h : schemes) {
       if (!find_backend(b).supports(h)) {
         if (skipped) skipped(b + " with " + h + " (not a valid pair)");
@@ -83,20 +89,27 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
 }
 
 void check_simulable(const std::vector<LabConfig>& configs) {
-  for (const LabConfig& c : configs)
+  for (const LabConfig& c : configs) {
+    if (common::is_external_engine(c.backend))
+      throw std::invalid_argument("engine '" + c.backend +
+                                  "' cannot run on the simulated machine: it is another "
+                                  "program, which the simulator does not schedule");
     if (c.threads > 1 && !find_backend(c.backend).simulable)
       throw std::invalid_argument("backend '" + c.backend +
                                   "' cannot run on the simulated machine: its helpers are "
                                   "processes, which the simulator does not schedule");
+  }
 }
 
 std::vector<int> reference_configs(const std::vector<LabConfig>& configs) {
   std::vector<int> ref(configs.size(), -1);
-  for (std::size_t i = 0; i < configs.size(); ++i)
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const bool external = common::is_external_engine(configs[i].backend);
     for (std::size_t j = 0; j < configs.size() && ref[i] < 0; ++j)
-      if (configs[j].backend == "serial" && configs[j].threads == 1 &&
-          configs[j].hash == configs[i].hash)
+      if (configs[j].threads == 1 && configs[j].hash == configs[i].hash &&
+          configs[j].backend == (external ? configs[i].backend : std::string("serial")))
         ref[i] = int(j);
+  }
   return ref;
 }
 
@@ -145,7 +158,10 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
           // Built for every search (outside the timed part): no idle helper
           // thread of one configuration competes with another's search, and
           // every search starts from a fresh table.
-          const std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
+          std::unique_ptr<Backend> backend;
+          if (!common::is_external_engine(c.backend)) backend = make_backend(c.backend, bc);
+          else if (s.external) backend = s.external(c, bc);
+          else throw std::invalid_argument("engine '" + c.backend + "': no way to start it here");
           r.config = int(ci);
           r.run = run;
           r.position = int(p);

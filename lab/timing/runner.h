@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,11 +46,16 @@ struct LabSettings {
   // The search profile's features (search/options.h), the same for every
   // configuration.
   Features features = Features::thesis();
+  // Makes the backend of a configuration that names an external engine
+  // (lab/common/engines.h; lab/games/external_backend.h makes them, the CLI
+  // sets this). Unset: such a configuration is refused.
+  std::function<std::unique_ptr<Backend>(const LabConfig&, const BackendConfig&)> external;
 };
 
 // The configurations: the serial reference (1 thread) of every scheme first,
 // then each backend x scheme x thread count it can run (invalid pairs are
-// reported through `skipped`). Throws std::invalid_argument for an unknown
+// reported through `skipped`); an external engine (lab/common/engines.h)
+// once per thread count, with its own table (scheme "own"). Throws std::invalid_argument for an unknown
 // backend or scheme, or a backend that can use none of the schemes.
 std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
                                      const std::vector<std::string>& schemes,
@@ -60,7 +66,8 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
 // machine cannot run (a backend whose helpers are processes, above 1 thread).
 void check_simulable(const std::vector<LabConfig>& configs);
 
-// The config index of each configuration's serial reference (-1 when none).
+// The config index of each configuration's serial reference (-1 when none);
+// an external engine's reference is the same engine at one thread.
 std::vector<int> reference_configs(const std::vector<LabConfig>& configs);
 
 // One search of one position by one configuration in one run.

@@ -1,10 +1,16 @@
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "search/driver.h"
+#include "tests/board/csv.h"
 #include "tests/search/minimax.h"
 #include "tests/search/test_table.h"
 
@@ -45,21 +51,78 @@ std::vector<Position> sample_positions(int count, int plies, unsigned seed) {
   return out;
 }
 
+// The minimax values ExactMode compares with: a full-width minimax of 12
+// positions at depths 1-3 costs about 6 s, which each algorithm's test (a
+// process of its own) paid again. They are stored in
+// tests/data/minimax_values.csv; ExactModeSlow searches them again and fails
+// when one changes, and with XQLAB_WRITE_MINIMAX_VALUES=1 writes the file:
+//   XQLAB_WRITE_MINIMAX_VALUES=1 build-test/tests/test_search --gtest_filter='ExactModeSlow.*'
+const std::vector<Position>& minimax_positions() {
+  static const std::vector<Position> ps = sample_positions(12, 24, 7);
+  return ps;
+}
+constexpr Depth kMinimaxDepths = 3;
+
+std::string minimax_values_path() {
+  return std::string(XQLAB_TEST_DATA_DIR) + "/minimax_values.csv";
+}
+
+using StoredMinimax = std::map<std::pair<std::string, int>, Value>;
+
+const StoredMinimax& stored_minimax() {
+  static const StoredMinimax values = [] {
+    StoredMinimax v;
+    for (const test::CsvRecord& r : test::read_csv(minimax_values_path()))
+      v[{r.at("fen"), std::stoi(r.at("depth"))}] = Value(std::stoi(r.at("value")));
+    return v;
+  }();
+  return values;
+}
+
+TEST(ExactModeSlow, StoredMinimaxValuesAreTheMinimax) {
+  const Features features = Features::all();
+  const char* write = std::getenv("XQLAB_WRITE_MINIMAX_VALUES");
+  const bool writing = write && std::string(write) == "1";
+  std::ofstream out;
+  if (writing) {
+    out.open(minimax_values_path());
+    out << "fen,depth,value\n";
+  }
+  int checked = 0;
+  for (const Position& p : minimax_positions()) {
+    for (Depth d = 1; d <= kMinimaxDepths; ++d) {
+      Position ref = p;
+      const Value v = testing::minimax(ref, d, 0, features);
+      ++checked;
+      if (writing) {
+        out << p.fen() << "," << d << "," << v << "\n";
+        continue;
+      }
+      const auto it = stored_minimax().find({p.fen(), int(d)});
+      ASSERT_NE(it, stored_minimax().end()) << "not stored: " << p.fen() << " depth " << d;
+      EXPECT_EQ(it->second, v) << p.fen() << " depth " << d;
+    }
+  }
+  if (writing) ASSERT_TRUE(out.good()) << "could not write " << minimax_values_path();
+  EXPECT_EQ(checked, 36);
+  if (!writing) EXPECT_EQ(stored_minimax().size(), 36u) << "the file and the positions differ";
+}
+
 class ExactMode : public ::testing::TestWithParam<Algorithm> {};
 
 TEST_P(ExactMode, EqualsMinimaxAtDepths1To3) {
-  const Features features = Features::all();
   int checked = 0;
-  for (const Position& p : sample_positions(12, 24, 7)) {
-    for (Depth d = 1; d <= 3; ++d) {
-      Position ref = p;
-      const Value expected = testing::minimax(ref, d, 0, features);
+  for (const Position& p : minimax_positions()) {
+    for (Depth d = 1; d <= kMinimaxDepths; ++d) {
+      const auto it = stored_minimax().find({p.fen(), int(d)});
+      ASSERT_NE(it, stored_minimax().end())
+          << "not in " << minimax_values_path() << ": " << p.fen() << " depth " << d;
       SearchOptions opt;
       opt.algorithm = GetParam();
       opt.exact = true;
       opt.limits.depth = d;
       const SearchResult r = run(p, opt);
-      EXPECT_EQ(r.score, expected) << p.fen() << " depth " << d;
+      EXPECT_EQ(r.score, it->second) << p.fen() << " depth " << d;
       ++checked;
     }
   }
