@@ -69,15 +69,16 @@ TEST(CliLabEngine, XqlabOverUciBesideItsOwnBackend) {
   EXPECT_GT(two->at("speedup").get<double>(), 0);
   EXPECT_GT(two->at("search_overhead").get<double>(), 0);
   EXPECT_DOUBLE_EQ(one->at("speedup").get<double>(), 1.0);
-  // The engine's CPU time is counted (its process group), not only this
-  // process's: the share of the cores it had is not near zero.
-  EXPECT_GT(one->at("cpu_share").get<double>(), 0.2) << one->dump();
   EXPECT_NE(r.err.find("reports depth up to 4; reports nodes"), std::string::npos) << r.err;
 }
 
+// It also burns CPU for a while before it answers: its CPU time (read from
+// /proc in clock ticks, so a search of a few milliseconds would show none)
+// is the lab's, though it is another process's.
 TEST(CliLabEngine, AnEngineThatReportsNoNodesIsMeasuredByItsTime) {
   const std::string script = xq::test::script_engine(
       xq::test::temp_path("labengine", "quiet.sh"), "quiet",
+      "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; "
       "echo 'info depth 3 score cp 12'; echo 'bestmove h2e2'");
   const XqlabRun r = xq::test::run_xqlab({"lab", "--suite", start_suite(), "--backends", "serial",
                                           "--engine", "uci:" + script, "--threads", "1",
@@ -87,7 +88,9 @@ TEST(CliLabEngine, AnEngineThatReportsNoNodesIsMeasuredByItsTime) {
   const nlohmann::json* e = row(doc, "uci:" + script, 1);
   ASSERT_TRUE(e);
   EXPECT_EQ(e->at("nodes").get<double>(), 0);
-  EXPECT_GT(e->at("seconds").get<double>(), 0);
+  EXPECT_GT(e->at("seconds").get<double>(), 0.05);
+  // Our own process's CPU alone would be a share near 0 (tried: 0.02).
+  EXPECT_GT(e->at("cpu_share").get<double>(), 0.2) << e->dump();
   EXPECT_NE(r.err.find("reports NO nodes"), std::string::npos) << r.err;
 }
 
