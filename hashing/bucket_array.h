@@ -23,13 +23,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "hashing/cpu_relax.h"
 #include "hashing/entry.h"
 #include "hashing/memory.h"
 #include "hashing/replacement.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 namespace xq {
 
@@ -49,12 +46,6 @@ static_assert(sizeof(PairBucket) == kCacheLine);
 
 // A guard that guards nothing, for the lockless schemes.
 struct NoLock {};
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
 
 // The bucket array and the probe/store loops of one table.
 template <class Layout>

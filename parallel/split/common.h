@@ -12,24 +12,17 @@
 #include <type_traits>
 
 #include "board/position.h"
+#include "hashing/cpu_relax.h"
 #include "parallel/sim/machine.h"
 #include "parallel/split/timing.h"
 #include "search/hooks.h"
 #include "search/worker.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
-
 namespace xq::split {
 
 using split_timing::Clock;
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  _mm_pause();
-#endif
-}
+using xq::cpu_relax;
 
 // Spin briefly, then give the core away, and sleep only once that has gone
 // on for a while (about a millisecond when the core is otherwise free): at 2

@@ -12,13 +12,17 @@
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "parallel/backend.h"
+#include "hashing/cpu_relax.h"
 #include "parallel/sim/machine.h"
 #include "tests/parallel/exact_grid.h"
 
@@ -188,29 +192,55 @@ Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed
   return f;
 }
 
-inline void split_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
+// The calling thread on one core while it lives: with fewer cores than
+// logical threads the machine runs its threads on the core its caller is on
+// (parallel/sim/machine.cpp), so the test knows which core that will be.
+class PinCaller {
+ public:
+  PinCaller() : cpu_(sched_getcpu()) {
+    ok_ = cpu_ >= 0 && pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) == 0;
+    if (!ok_) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu_, &one);
+    ok_ = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+  }
+  ~PinCaller() {
+    if (ok_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
+  }
+  bool ok() const { return ok_; }
+  int cpu() const { return cpu_; }
 
-// Busy threads that compete with the simulation for this machine's cores.
+ private:
+  int cpu_;
+  bool ok_ = false;
+  cpu_set_t saved_;
+};
+
+// A busy thread on one core: it competes with the simulation's threads for
+// that core's time slices all the while they run.
 class Load {
  public:
-  explicit Load(int threads) {
-    for (int i = 0; i < threads; ++i)
-      threads_.emplace_back([this] {
-        while (!stop_.load(std::memory_order_relaxed)) split_relax();
-      });
+  explicit Load(int cpu)
+      : thread_([this, cpu] {
+          cpu_set_t one;
+          CPU_ZERO(&one);
+          CPU_SET(cpu, &one);
+          pinned_.store(pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0 ? 1 : 2);
+          while (!stop_.load(std::memory_order_relaxed)) cpu_relax();
+        }) {
+    while (pinned_.load() == 0) std::this_thread::yield();
   }
   ~Load() {
     stop_.store(true);
-    for (std::thread& t : threads_) t.join();
+    thread_.join();
   }
+  bool pinned() const { return pinned_.load() == 1; }
 
  private:
   std::atomic<bool> stop_{false};
-  std::vector<std::thread> threads_;
+  std::atomic<int> pinned_{0};
+  std::thread thread_;
 };
 
 void expect_same_twice(bool loaded) {
@@ -219,9 +249,22 @@ void expect_same_twice(bool loaded) {
     if (name == "serial") continue;
     const Fingerprint a = fingerprint(name, 4, 7);
     Fingerprint b;
-    {
-      // Busy threads on both of this machine's cores while the second runs.
-      const Load load(loaded ? 2 : 0);
+    if (loaded && int(std::thread::hardware_concurrency()) < 4) {
+      // Four logical threads on fewer cores: the machine keeps them on the
+      // caller's core, and a busy thread there takes every other slice (one
+      // on another core would only slow down the rest of the test run).
+      const PinCaller caller;
+      ASSERT_TRUE(caller.ok()) << "cannot pin the test thread";
+      const Load load(caller.cpu());
+      ASSERT_TRUE(load.pinned()) << "cannot pin the busy thread";
+      b = fingerprint(name, 4, 7);
+    } else if (loaded) {
+      // Enough cores: the logical threads spin on their own; load them all.
+      std::vector<std::unique_ptr<Load>> loads;
+      for (unsigned cpu = 0; cpu < std::thread::hardware_concurrency(); ++cpu)
+        loads.push_back(std::make_unique<Load>(int(cpu)));
+      b = fingerprint(name, 4, 7);
+    } else {
       b = fingerprint(name, 4, 7);
     }
     EXPECT_TRUE(a == b) << name << ": the same seed gave other counts or times";
@@ -233,8 +276,7 @@ void expect_same_twice(bool loaded) {
 
 TEST(SimMachine, SameSeedSameCountsAndTimes) { expect_same_twice(false); }
 
-// Slow: a hand-over waits for the OS to schedule the next thread beside the
-// busy ones.
+// Slow: a hand-over can still wait for the busy thread's (short) slice.
 TEST(SimMachineSlow, SameSeedSameCountsAndTimesOnALoadedMachine) { expect_same_twice(true); }
 
 // Under ThreadSanitizer in CI: the machine's hand-overs order every logical
@@ -253,17 +295,28 @@ TEST(StressSim, EveryBackendExactAt8LogicalThreads) {
 }
 
 // With fewer cores than logical threads the machine runs its threads on one
-// core while they are attached (parallel/sim/machine.cpp); the caller's own
-// mask comes back when the search ends, whether it ended or threw.
+// core, with a short time slice, while they are attached
+// (parallel/sim/machine.cpp); the caller's own mask and slice come back when
+// the search ends, whether it ended or threw.
+// The calling thread's time-slice request (struct sched_attr's
+// sched_runtime, its fourth 64-bit word), or -1 where the kernel has none.
+long long slice_request() {
+  std::uint64_t attr[6] = {sizeof attr};
+  if (syscall(SYS_sched_getattr, 0, attr, sizeof attr, 0) != 0) return -1;
+  return static_cast<long long>(attr[3]);
+}
+
 TEST(SimMachine, CallerGetsItsCoresBackAfterASearch) {
   cpu_set_t before, after;
   ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+  const long long slice = slice_request();
   int searched = 0;
   for (const std::string name : {"ybwc", "lazysmp", "pvsplit"}) {
     auto b = sim_backend(name, 4);
     EXPECT_GT(simulate(*b, sample_positions()[0], sim_depth(4), 4).switches, 0u) << name;
     ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
     EXPECT_TRUE(CPU_EQUAL(&before, &after)) << name << ": the caller's mask is not restored";
+    EXPECT_EQ(slice_request(), slice) << name << ": the caller's time slice is not restored";
     ++searched;
   }
   {
@@ -274,6 +327,7 @@ TEST(SimMachine, CallerGetsItsCoresBackAfterASearch) {
   }
   ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof after, &after), 0);
   EXPECT_TRUE(CPU_EQUAL(&before, &after)) << "the destructor did not restore the mask";
+  EXPECT_EQ(slice_request(), slice) << "the destructor did not restore the time slice";
   EXPECT_EQ(searched, 3);
 }
 
