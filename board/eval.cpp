@@ -1,7 +1,8 @@
 // Evaluation terms after the seed thesis (ch. 5.4): material, piece-square
 // tables and mobility per piece type. The thesis's own figures were not
-// available to us; the values below are this project's, chosen by the usual
-// Xiangqi reasoning and recorded in docs/DESIGN-NOTES.md:
+// available to us; the values below are this project's defaults (EvalParams,
+// eval.h; each a tunable parameter), chosen by the usual Xiangqi reasoning and
+// recorded in docs/DESIGN-NOTES.md:
 //  * material: rook 600, cannon 285, horse 270, advisor 120, elephant 120,
 //    pawn 30 (a pawn gains most of its worth from the piece-square table once
 //    it crosses the river);
@@ -90,20 +91,14 @@ constexpr Table kHome = {{  // king, advisor and elephant: defensive squares
     {0, 0, 2, 2, 6, 2, 2, 0, 0},
 }};
 
-constexpr std::array<Value, kPieceTypes> kValue = {0, 0, 120, 120, 270, 600, 285, 30};
 constexpr std::array<const Table*, kPieceTypes> kTablesByType = {
     nullptr, &kHome, &kHome, &kHome, &kHorse, &kRook, &kCannon, &kPawn};
-
-// Mobility weights per reachable square (thesis: mobility per piece type).
-constexpr Value kHorseMobility = 4;
-constexpr Value kRookMobility = 2;
-constexpr Value kCannonMobility = 1;
 
 struct PsqTable {
   std::array<std::array<Value, kSquares>, kPieceCodes> v{};
 };
 
-constexpr PsqTable build_psq() {
+constexpr PsqTable build_psq(const EvalParams& e) {
   PsqTable t;
   for (int c = 0; c < kColors; ++c)
     for (int pt = 1; pt < kPieceTypes; ++pt)
@@ -113,12 +108,14 @@ constexpr PsqTable build_psq() {
         const int row = 9 - rel_rank;                   // row in the tables above
         const int col = c == 0 ? file : 8 - file;
         t.v[index(make_piece(Color(c), PieceType(pt)))][s] =
-            kValue[pt] + (*kTablesByType[pt])[row][col];
+            e.piece[pt] + (*kTablesByType[pt])[row][col] * e.psq_percent[pt] / 100;
       }
   return t;
 }
 
-constexpr PsqTable kPsq = build_psq();
+// Built at compile time for the defaults; set_eval_params() rebuilds it.
+constinit EvalParams g_params{};
+constinit PsqTable g_psq = build_psq(EvalParams{});
 
 int horse_mobility(const Position& pos, Square s) {
   int n = 0;
@@ -140,9 +137,17 @@ int slide_mobility(const Position& pos, Square s) {
 
 }  // namespace
 
-Value piece_value(PieceType t) { return kValue[index(t)]; }
+const EvalParams& eval_params() { return g_params; }
 
-Value psq_value(Piece p, Square s) { return kPsq.v[index(p)][index(s)]; }
+void set_eval_params(const EvalParams& params) {
+  g_params = params;
+  g_params.piece[index(PieceType::King)] = 0;  // never traded
+  g_psq = build_psq(g_params);
+}
+
+Value piece_value(PieceType t) { return g_params.piece[index(t)]; }
+
+Value psq_value(Piece p, Square s) { return g_psq.v[index(p)][index(s)]; }
 
 Value mobility_red(const Position& pos) {
   Value total = 0;
@@ -152,9 +157,9 @@ Value mobility_red(const Position& pos) {
     for (int i = 0; i < pos.piece_count(c); ++i) {
       const Square s = list[i];
       switch (type_of(pos.piece_on(s))) {
-        case PieceType::Horse: v += kHorseMobility * horse_mobility(pos, s); break;
-        case PieceType::Rook: v += kRookMobility * slide_mobility(pos, s); break;
-        case PieceType::Cannon: v += kCannonMobility * slide_mobility(pos, s); break;
+        case PieceType::Horse: v += g_params.horse_mobility * horse_mobility(pos, s); break;
+        case PieceType::Rook: v += g_params.rook_mobility * slide_mobility(pos, s); break;
+        case PieceType::Cannon: v += g_params.cannon_mobility * slide_mobility(pos, s); break;
         default: break;
       }
     }

@@ -278,6 +278,14 @@ Key Position::compute_key() const {
   return k;
 }
 
+void Position::refresh_eval() {
+  material_ = {};
+  for (int s = 0; s < kSquares; ++s)
+    if (board_[s] != Piece::None)
+      material_[index(color_of(board_[s]))] += piece_value(type_of(board_[s]));
+  psq_ = compute_psq_red();
+}
+
 Value Position::compute_psq_red() const {
   Value v = 0;
   for (int s = 0; s < kSquares; ++s) {

@@ -73,6 +73,9 @@ class Position {
   // Incremental material + piece-square score from red's point of view.
   Value psq_red() const { return psq_; }
   Value material(Color c) const { return material_[index(c)]; }
+  // Recomputes both from the board with the weights now in force (after
+  // set_eval_params(), board/eval.h); later moves and undos stay consistent.
+  void refresh_eval();
 
   // ---- attacks and legality
   // Whether any piece of colour `by` attacks square s (kings attack along an

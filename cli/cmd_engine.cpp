@@ -15,6 +15,7 @@ namespace {
 struct EngineArgs {
   BackendArgs backend;
   std::string profile = "thesis";
+  std::string tunables;  // a parameters file (search/tunables.h), "" for none
 };
 
 EngineOptions initial_options(const EngineArgs& e) {
@@ -29,6 +30,10 @@ EngineOptions initial_options(const EngineArgs& e) {
     const std::size_t eq = p.find('=');
     o.set(p.substr(0, eq), p.substr(eq + 1));
   }
+  if (!e.tunables.empty()) {
+    const Tunables t = load_tunables(e.tunables);
+    for (const TunableParam& p : tunable_params()) o.set(p.name, std::to_string(p.get(t)));
+  }
   return o;
 }
 
@@ -41,6 +46,8 @@ Command add_engine(CLI::App& root) {
   app->alias("uci");
   add_backend_options(app, args->backend);
   add_profile_option(app, args->profile);
+  app->add_option("--tunables", args->tunables,
+                  "a parameters file: 'NAME VALUE' lines of tunable parameters (xqlab list)");
   return {app, [args] {
             std::ios::sync_with_stdio(false);
             return run_protocol(std::cin, std::cout, initial_options(*args));

@@ -1,5 +1,6 @@
 // xqlab list: names what the laboratory can run (parallel/catalog.h): hash
-// schemes, backends, the valid pairs and the backend parameters.
+// schemes, backends, the valid pairs, the backend parameters and the
+// engine's tunable parameters (search/tunables.h).
 #include <cstdio>
 #include <memory>
 
@@ -32,6 +33,13 @@ void print_text(const Catalog& c) {
     for (const std::string& b : p.backends) users += (users.empty() ? "" : ",") + b;
     std::printf("  %-22s %-24s default %-8s [%s] %s\n", p.name.c_str(), p.range.c_str(),
                 p.default_value.c_str(), users.c_str(), p.summary.c_str());
+  }
+  std::printf("\ntunable parameters (engine options; match xqlab:NAME=V or tunables=FILE;"
+              " evolve, spsa):\n");
+  for (const CatalogTunable& t : c.tunables) {
+    const std::string range = std::to_string(t.min) + ".." + std::to_string(t.max);
+    std::printf("  %-22s %-6s %-10s default %-6d %s\n", t.name.c_str(), t.group.c_str(),
+                range.c_str(), t.default_value, t.summary.c_str());
   }
 }
 

@@ -145,6 +145,13 @@ void Engine::new_game() {
 }
 
 void Engine::apply_pending() {
+  // The evaluation's weights are the process's (board/eval.h): set them when
+  // this engine's differ, before a backend forks its worker processes.
+  if (!(eval_params() == options_.tunables().eval)) {
+    set_eval_params(options_.tunables().eval);
+    root_.refresh_eval();
+    rebuild_pending_ = true;
+  }
   if (rebuild_pending_) {
     backend_ = make_backend(options_.backend(), options_.backend_config());
     rebuild_pending_ = clear_pending_ = false;  // a new backend knows nothing yet
@@ -165,6 +172,7 @@ SearchOptions Engine::search_options(const GoLimits& limits, const Position& pos
   SearchOptions o;
   o.algorithm = limits.algorithm;
   o.features = limits.features ? *limits.features : profile_features(options_.profile());
+  o.tuning = options_.tunables().search;
   o.exact = limits.exact;
   o.limits.depth = limits.depth;
   o.limits.nodes = limits.nodes;

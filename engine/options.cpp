@@ -110,6 +110,9 @@ const std::vector<OptionSpec>& EngineOptions::specs() {
         {"Clear Hash", OptionType::Button, "", 0, 0, {}, "forget the table and heuristics"},
     };
     for (const BackendParam& p : backend_params()) v.push_back(param_spec(p));
+    for (const TunableParam& t : tunable_params())
+      v.push_back(spin(std::string(t.name), t.default_value(), t.min, t.max,
+                       std::string(t.help) + " (tunable, " + std::string(t.group) + ")"));
     return v;
   }();
   return kSpecs;
@@ -139,6 +142,10 @@ OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
     effect = OptionEffect::None;
   } else if (s.name == "Clear Hash") {
     return OptionEffect::Clear;
+  } else if (const TunableParam* t = find_tunable(s.name)) {
+    parse_spin(s, value);  // the option's own message for a bad value
+    set_tunable(next.tunables_, s.name, value);
+    effect = t->group == "eval" ? OptionEffect::Eval : OptionEffect::None;
   }
   const BackendConfig c = next.backend_config();
   if (!find_backend(next.backend_).supports(c.hash))
@@ -157,6 +164,7 @@ std::string EngineOptions::get(std::string_view name) const {
   if (s.name == "Move Overhead") return std::to_string(move_overhead_ms_);
   if (s.name == "Profile") return profile_;
   if (const BackendParam* p = param_named(s.name)) return p->value_text(config_);
+  if (const TunableParam* t = find_tunable(s.name)) return std::to_string(t->get(tunables_));
   return "";  // a button has no value
 }
 

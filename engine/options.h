@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "parallel/backend.h"
+#include "search/tunables.h"
 
 namespace xq {
 
@@ -34,6 +35,8 @@ enum class OptionEffect : std::uint8_t {
   None,     // nothing to do (Move Overhead)
   Rebuild,  // the backend must be rebuilt with backend_config()
   Clear,    // the backend must forget what it learnt (Clear Hash)
+  Eval,     // the evaluation's weights changed: set them (one set per
+            // process, board/eval.h), refresh the root position, rebuild
 };
 
 // The value of HashScheme meaning "the backend's own default scheme".
@@ -60,6 +63,8 @@ class EngineOptions {
   std::int64_t move_overhead_ms() const { return move_overhead_ms_; }
   // The search profile (search/options.h, profile_features): "thesis" or "modern".
   const std::string& profile() const { return profile_; }
+  // The tunable parameters (search/tunables.h), each an option by its name.
+  const Tunables& tunables() const { return tunables_; }
 
  private:
   std::string backend_ = "serial";
@@ -67,6 +72,7 @@ class EngineOptions {
   BackendConfig config_;  // its hash field is ignored: scheme_ decides
   std::int64_t move_overhead_ms_ = 10;
   std::string profile_ = "thesis";
+  Tunables tunables_;
 };
 
 }  // namespace xq

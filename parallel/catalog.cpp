@@ -3,6 +3,7 @@
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
 #include "parallel/params.h"
+#include "search/tunables.h"
 
 namespace xq {
 
@@ -31,6 +32,9 @@ Catalog catalog() {
     for (std::string_view b : p.backends) cp.backends.emplace_back(b);
     c.params.push_back(std::move(cp));
   }
+  for (const TunableParam& t : tunable_params())
+    c.tunables.push_back({std::string(t.name), std::string(t.group), std::string(t.help), t.min,
+                          t.max, t.default_value()});
   return c;
 }
 

@@ -1,5 +1,6 @@
 // What the laboratory can run, as `xqlab list` shows it: hash schemes,
-// backends, the valid (backend, scheme) pairs and the backend parameters.
+// backends, the valid (backend, scheme) pairs, the backend parameters and
+// the engine's tunable parameters.
 #pragma once
 
 #include <cstdint>
@@ -25,10 +26,17 @@ struct CatalogParam {
   std::vector<std::string> backends;
 };
 
+// A tunable parameter of the engine (search/tunables.h).
+struct CatalogTunable {
+  std::string name, group, summary;
+  int min = 0, max = 0, default_value = 0;
+};
+
 struct Catalog {
   std::vector<CatalogSection> sections;  // hash schemes, backends
   std::vector<std::pair<std::string, std::string>> pairs;  // (backend, scheme)
   std::vector<CatalogParam> params;
+  std::vector<CatalogTunable> tunables;
 };
 
 Catalog catalog();

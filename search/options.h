@@ -105,6 +105,7 @@ struct SearchTuning {
   int singular_margin = 2;    //   margin per ply below the table's value
   int asp_delta = 20;         // aspdelta: first half-width, + asp_thread x (thread id mod 4)
   int asp_thread = 8;
+  bool operator==(const SearchTuning&) const = default;
 };
 
 struct SearchOptions {

@@ -1,11 +1,13 @@
 #include "lab/games/player.h"
 
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
 
 #include "engine/engine.h"
+#include "search/tunables.h"
 #include "lab/games/process.h"
 
 namespace xq::lab::games {
@@ -27,6 +29,81 @@ KeyValues parse_pairs(const std::string& text, const std::string& spec) {
     out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
   }
   return out;
+}
+
+std::string& binary_override() {
+  static std::string path;
+  return path;
+}
+
+// The spec keys that name engine options, by the options' names.
+std::string option_name(const std::string& key) {
+  if (key == "backend") return "Backend";
+  if (key == "hash") return "HashScheme";
+  if (key == "threads") return "Threads";
+  if (key == "hash_mb") return "Hash";
+  if (key == "profile") return "Profile";
+  return key;
+}
+
+// Whether a spec sets evaluation weights (a parameters file or an "eval"
+// tunable): such an engine needs a process of its own.
+bool sets_eval(const KeyValues& kv) {
+  for (const auto& [k, v] : kv) {
+    if (k == "tunables") return true;
+    const TunableParam* t = find_tunable(k);
+    if (t != nullptr && t->group == "eval") return true;
+  }
+  return false;
+}
+
+// The `uci:` arguments that run this xqlab engine in a child process: every
+// option checked here first (a bad one is the spec's error, not a child's
+// silence), the parameters file's values sent one by one.
+std::string child_args(const std::string& spec, const KeyValues& kv) {
+  EngineOptions opt;
+  KeyValues sent;
+  std::string name, backend = "serial", threads = "1";
+  for (const auto& [k, v] : kv)
+    if (k == "backend") {
+      opt.set("Backend", backend = v);
+      sent.emplace_back("Backend", v);
+    }
+  for (const auto& [k, v] : kv) {
+    if (k == "backend") continue;
+    if (k == "name") {
+      name = v;
+    } else if (k == "tunables") {
+      Tunables t;
+      try {
+        t = load_tunables(v);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("engine spec '" + spec + "': " + e.what());
+      }
+      for (const TunableParam& p : tunable_params())
+        if (p.get(t) != p.default_value()) {
+          opt.set(p.name, std::to_string(p.get(t)));
+          sent.emplace_back(std::string(p.name), std::to_string(p.get(t)));
+        }
+    } else {
+      if (k == "threads") threads = v;
+      opt.set(option_name(k), v);
+      sent.emplace_back(option_name(k), v);
+    }
+  }
+  if (name.empty()) {
+    name = "xqlab-" + backend + "-" + threads + "t";
+    if (opt.profile() != "thesis") name += "-" + opt.profile();
+    name += "-tuned";
+  }
+  std::string args = engine_binary() + " engine,name=" + name + ",ranks=0";
+  for (const auto& [k, v] : sent) {
+    if (k.find_first_of(",=") != std::string::npos || v.find_first_of(",=") != std::string::npos)
+      throw std::invalid_argument("engine spec '" + spec + "': '" + k + "=" + v +
+                                  "' cannot be passed on");
+    args += "," + k + "=" + v;
+  }
+  return args;
 }
 
 std::optional<int> score_of(const SearchResult& r) {
@@ -141,9 +218,25 @@ MoveReply XqlabPlayer::think(const MoveRequest& req, Clock::time_point deadline,
 std::unique_ptr<Player> make_uci_player(const std::string& spec, const std::string& args,
                                         std::chrono::milliseconds handshake);
 
+const std::string& engine_binary() {
+  if (binary_override().empty()) {
+    std::error_code ec;
+    binary_override() = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (ec) throw std::runtime_error("cannot find this program's executable: " + ec.message());
+  }
+  return binary_override();
+}
+
+void set_engine_binary(std::string path) { binary_override() = std::move(path); }
+
 std::unique_ptr<Player> make_player(const std::string& spec, std::chrono::milliseconds handshake) {
   if (spec == "xqlab") return std::make_unique<XqlabPlayer>(spec, "");
-  if (spec.rfind("xqlab:", 0) == 0) return std::make_unique<XqlabPlayer>(spec, spec.substr(6));
+  if (spec.rfind("xqlab:", 0) == 0) {
+    const std::string args = spec.substr(6);
+    if (sets_eval(parse_pairs(args, spec)))
+      return make_uci_player(spec, child_args(spec, parse_pairs(args, spec)), handshake);
+    return std::make_unique<XqlabPlayer>(spec, args);
+  }
   if (spec.rfind("uci:", 0) == 0) return make_uci_player(spec, spec.substr(4), handshake);
   throw std::invalid_argument("engine spec '" + spec +
                               "' must start with 'xqlab' or 'uci:' (xqlab:backend=ybwc,threads=2 "

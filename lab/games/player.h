@@ -4,9 +4,14 @@
 //
 // Specs:
 //   xqlab[:key=value,...]   keys: backend, hash (the scheme), threads,
-//                           hash_mb, profile (thesis | modern), name, and any
-//                           engine option by its name
-//                           (backend parameters, "Move Overhead", ...)
+//                           hash_mb, profile (thesis | modern), name,
+//                           tunables (a parameters file, search/tunables.h),
+//                           and any engine option by its name (backend and
+//                           tunable parameters, "Move Overhead", ...).
+//                           An engine whose evaluation weights are set (an
+//                           "eval" tunable, or a parameters file) plays in a
+//                           child process, `xqlab engine` (engine_binary()):
+//                           the weights are one set per process.
 //   uci:COMMAND[,key=value,...]  COMMAND is split on spaces into program and
 //                           arguments; keys: name, ranks (0 or 1: how the
 //                           engine numbers ranks, 1 meaning 1-10 as
@@ -79,6 +84,12 @@ class Player {
 // complete the UCI handshake within `handshake`.
 std::unique_ptr<Player> make_player(const std::string& spec,
                                     std::chrono::milliseconds handshake = std::chrono::seconds(10));
+
+// The xqlab binary a child-process xqlab engine runs ("engine" is its
+// argument): this process's own executable unless set (tests, whose
+// executable is not xqlab, set it).
+const std::string& engine_binary();
+void set_engine_binary(std::string path);
 
 // "h10e10" <-> "h9e9": ranks numbered from 1 (Fairy-Stockfish) or from 0.
 // Return "" for text that is not a move in the given numbering.

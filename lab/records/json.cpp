@@ -116,6 +116,15 @@ void to_json(Json& j, const Catalog& c) {
                           {"backends", p.backends},
                           {"summary", p.summary}});
   j["params"] = params;
+  Json tunables = Json::array();
+  for (const CatalogTunable& t : c.tunables)
+    tunables.push_back(Json{{"name", t.name},
+                            {"group", t.group},
+                            {"min", t.min},
+                            {"max", t.max},
+                            {"default", t.default_value},
+                            {"summary", t.summary}});
+  j["tunables"] = tunables;
 }
 
 }  // namespace xq

@@ -11,6 +11,7 @@
 #include "board/movegen.h"
 #include "board/position.h"
 #include "parallel/backend.h"
+#include "search/tunables.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -169,6 +170,21 @@ TEST(CliList, JsonNamesBackendsAndValidPairs) {
   for (const json& p : j.at("params")) params.push_back(p.at("name"));
   for (const char* name : {"min_split_depth", "max_splits_per_thread", "omp_schedule"})
     EXPECT_TRUE(std::find(params.begin(), params.end(), name) != params.end()) << name;
+  // The tunable parameters, each with its group, range and default.
+  ASSERT_EQ(j.at("tunables").size(), xq::tunable_params().size());
+  std::size_t i = 0;
+  for (const xq::TunableParam& t : xq::tunable_params()) {
+    const json& row = j.at("tunables")[i++];
+    EXPECT_EQ(row.at("name"), std::string(t.name));
+    EXPECT_EQ(row.at("group"), std::string(t.group));
+    EXPECT_EQ(row.at("min"), t.min);
+    EXPECT_EQ(row.at("max"), t.max);
+    EXPECT_EQ(row.at("default"), t.default_value());
+  }
+  const XqlabRun text = xqlab({"list"});
+  EXPECT_NE(text.out.find("tunable parameters"), std::string::npos);
+  EXPECT_NE(text.out.find("value_rook             eval   200..1500  default 600"), std::string::npos)
+      << text.out;
 }
 
 TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {

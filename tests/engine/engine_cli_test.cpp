@@ -2,6 +2,8 @@
 // piped protocol session on its standard input.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "board/movegen.h"
@@ -57,6 +59,32 @@ TEST(EngineCli, ABadStartingOptionIsOneLineAndStatusTwo) {
   expect_one_line_error(run_xqlab({"engine", "--backend", "nope"}, limits), "unknown backend");
   expect_one_line_error(run_xqlab({"engine", "--param", "min_split_depth=0"}, limits),
                         "parameter out of range");
+}
+
+// --tunables FILE sets the tunable parameters it names before the first
+// command; the protocol's options show them; a bad file is one line.
+TEST(EngineCli, AParametersFileSetsTheTunableOptions) {
+  const std::string path = ::testing::TempDir() + "xqlab_tunables_" + std::to_string(::getpid());
+  {
+    std::ofstream(path) << "value_rook 650\nlmr_base 60\n";
+  }
+  RunLimits limits;
+  limits.input = "uci\nisready\nposition startpos\ngo depth 3\n";
+  const XqlabRun r = run_xqlab({"engine", "--tunables", path}, limits);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("option name value_rook type spin default 650 min 200 max 1500"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("option name lmr_base type spin default 60 min 0 max 200"),
+            std::string::npos);
+  EXPECT_EQ(count_prefix(lines_of(r.out), "bestmove "), 1) << r.out;
+  {
+    std::ofstream(path) << "value_rook 650\nvalue_rook 100\n";
+  }
+  expect_one_line_error(run_xqlab({"engine", "--tunables", path}, limits), "line 2");
+  expect_one_line_error(run_xqlab({"engine", "--tunables", path + ".none"}, limits),
+                        "cannot read");
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -156,5 +156,57 @@ TEST(EngineOptions, ARefusedOptionLeavesTheEngineWorking) {
   EXPECT_EQ(r->depth, 2);
 }
 
+// Tunable parameters are options by their names (search/tunables.h): the
+// search constants reach the next search, the evaluation's weights become
+// the process's when the engine next searches (never during a search), and
+// the root position is re-scored with them.
+TEST(EngineOptions, TunableParametersReachTheSearch) {
+  struct Restore {
+    ~Restore() { set_eval_params(EvalParams{}); }
+  } restore;
+  Engine e;
+  e.set_option("Profile", "modern");
+  auto nodes_at_7 = [&] {
+    test::Collector c;
+    e.go(test::to_depth(7), c.callbacks());
+    const std::optional<SearchResult> r = c.result();
+    e.wait();
+    e.set_option("Clear Hash", "");
+    return r ? std::uint64_t(r->stats.nodes) : std::uint64_t(0);
+  };
+  const std::uint64_t base = nodes_at_7();
+  e.set_option("lmr_scale", "150");
+  EXPECT_EQ(e.options().get("lmr_scale"), "150");
+  EXPECT_NE(nodes_at_7(), base) << "lmr_scale did not reach the search";
+  e.set_option("lmr_scale", "52");
+  EXPECT_EQ(nodes_at_7(), base);
+
+  // Red a rook and a horse up: the score at depth 1 follows the rook's value.
+  const std::string fen = "rnbakab2/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+  auto score_at_1 = [&] {
+    e.set_position(fen, {});
+    test::Collector c;
+    e.go(test::to_depth(1), c.callbacks());
+    const std::optional<SearchResult> r = c.result();
+    e.wait();
+    return r ? r->score : 0;
+  };
+  const Value plain = score_at_1();
+  test::Collector running;
+  e.go(test::infinite(), running.callbacks());
+  e.set_option("value_rook", "900");  // during a search: pending
+  EXPECT_EQ(eval_params().piece[index(PieceType::Rook)], 600);
+  e.stop();
+  e.wait();
+  const Value richer = score_at_1();
+  EXPECT_EQ(eval_params().piece[index(PieceType::Rook)], 900);
+  EXPECT_GE(richer - plain, 250) << plain << " -> " << richer;
+  e.set_option("value_rook", "600");
+  EXPECT_EQ(score_at_1(), plain);
+  EngineOptions o;
+  EXPECT_NE(error_of(o, "value_rook", "100"), "");
+  EXPECT_EQ(o.get("value_rook"), "600");
+}
+
 }  // namespace
 }  // namespace xq

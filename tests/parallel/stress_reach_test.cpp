@@ -143,6 +143,18 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   EXPECT_GE(s.master_passes, r.master_passes) << pair;
 }
 
+// Whether every bound holds (expect_reach asserts them one by one).
+bool reached(const std::string& backend, const SearchStats& s) {
+  const Reach& r = expected_reach(backend);
+  return s.splits >= r.splits && s.joins >= r.joins && s.aborts >= r.aborts &&
+         s.nested_joins >= r.nested_joins && s.master_joins >= r.master_joins &&
+         s.busy_answers >= r.busy_answers && s.deferred_searches >= r.deferred_searches &&
+         s.stolen_tasks >= r.stolen_tasks && s.researches >= r.researches &&
+         s.wasted_nodes >= r.wasted_nodes &&
+         (r.parallelism <= 0 || parallelism(s) >= r.parallelism) &&
+         s.leaf_searches >= r.leaf_searches && s.master_passes >= r.master_passes;
+}
+
 struct Pair {
   std::string backend;
   std::string scheme;
@@ -255,6 +267,16 @@ TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
     ASSERT_GT(b->config().threads, 1);
     SearchStats sum = full_part(pair, *b);
     add(sum, exact_part(pair, *b));
+    // Which paths a run takes depends on the scheduler: on a busy machine
+    // one pass can miss a rare one (a helpful-master join: ybwc/tbbspin saw
+    // none once beside the rest of the test run, 2026-11-27). A pair that
+    // falls short searches the suite again, at most twice more, against the
+    // same bounds.
+    for (int again = 0; again < 2 && !reached(pair.backend, sum); ++again) {
+      std::printf("[ reach    ] %s/%s: short of a bound, searching the suite again\n",
+                  pair.backend.c_str(), pair.scheme.c_str());
+      add(sum, full_part(pair, *b));
+    }
     expect_reach(pair.backend, pair.scheme, sum);
     ++pairs;
   }
