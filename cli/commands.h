@@ -21,6 +21,8 @@ Command add_ablation(CLI::App& root);
 Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
 Command add_list(CLI::App& root);
 Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report/report.h)
+Command add_evolve(CLI::App& root);     // the thesis's adaptive GA (lab/games/evolve.h)
+Command add_spsa(CLI::App& root);       // SPSA as fishtest runs it (lab/games/spsa.h)
 Command add_match(CLI::App& root);      // games between engines (lab/games/match.h)
 Command add_recommend(CLI::App& root);  // which backend to ship (lab/games/recommend.h)
 Command add_transfer(CLI::App& root);   // rankings per search profile (lab/games/transfer.h)

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
       xq::cli::add_ablation(app), xq::cli::add_stress(app), xq::cli::add_list(app),
       xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app),
       xq::cli::add_transfer(app),
-      xq::cli::add_tune(app),
+      xq::cli::add_tune(app),      xq::cli::add_evolve(app),    xq::cli::add_spsa(app),
       xq::cli::add_engine(app),    xq::cli::add_sim_calibrate(app)};
   const std::string usage = "usage: xqlab <command> [options]; commands: " +
                             command_list(commands) + " ('xqlab CMD --help' for each)";

@@ -13,27 +13,35 @@ extern "C" void on_match_sigint(int) { g_match_stop.store(true, std::memory_orde
 
 }  // namespace
 
-lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
-                                               const std::string& prefix) {
+bool run_until_sigint(const std::function<void(const std::atomic<bool>* stop)>& body) {
   g_match_stop.store(false);
   const auto previous = std::signal(SIGINT, on_match_sigint);
-  lab::games::MatchResult r;
   try {
+    body(&g_match_stop);
+  } catch (...) {
+    std::signal(SIGINT, previous);
+    throw;
+  }
+  // Stopped, the flag-only handler stays until the process ends: a second
+  // SIGINT (timeout(1) sends one to the child and another to its process
+  // group; Ctrl-C pressed twice) must not kill the process while it writes
+  // its summary and files.
+  const bool stopped = g_match_stop.load();
+  if (!stopped) std::signal(SIGINT, previous);
+  return stopped;
+}
+
+lab::games::MatchResult run_match_until_sigint(const lab::games::MatchConfig& config,
+                                               const std::string& prefix) {
+  lab::games::MatchResult r;
+  run_until_sigint([&](const std::atomic<bool>* stop) {
     r = lab::games::run_match(
         config,
         [&prefix](const std::string& line) {
           std::fprintf(stderr, "%s%s\n", prefix.c_str(), line.c_str());
         },
-        &g_match_stop);
-  } catch (...) {
-    std::signal(SIGINT, previous);
-    throw;
-  }
-  // A stopped match keeps the flag-only handler until the process ends: a
-  // second SIGINT (timeout(1) sends one to the child and another to its
-  // process group; Ctrl-C pressed twice) must not kill the process while it
-  // writes its summary and files.
-  if (!g_match_stop.load()) std::signal(SIGINT, previous);
+        stop);
+  });
   return r;
 }
 

@@ -1,0 +1,75 @@
+#include "cli/tuning_args.h"
+
+#include "cli/options.h"
+#include "cli/usage_error.h"
+#include "lab/common/files.h"
+#include "lab/common/suite.h"
+
+namespace xq::cli {
+
+void add_tuning_options(CLI::App* app, TuningArgs& a, const std::string& checkpoint_default) {
+  a.openings = lab::common::default_suite_path();
+  a.checkpoint = checkpoint_default;
+  app->add_option("--params", a.params,
+                  "what is tuned: eval, search, all, or a comma list of tunable parameters "
+                  "('xqlab list')")
+      ->capture_default_str();
+  add_profile_option(app, a.profile);
+  app->add_option("--depth", a.depth,
+                  "games at this fixed depth per move (reproducible from the seed; default 3 "
+                  "when no --tc or --movetime)")
+      ->check(CLI::Range(1, 64));
+  app->add_option("--tc", a.tc, "games with a clock BASE+INC in seconds (not reproducible)");
+  app->add_option("--movetime", a.movetime, "games at this fixed time per move in ms")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  app->add_option("--openings", a.openings, "opening suite (CSV with a fen column)")
+      ->capture_default_str();
+  app->add_option("--threads", a.threads, "pairs of games played at once (each engine at one thread)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  app->add_option("--seed", a.seed, "random seed")->capture_default_str();
+  app->add_option("--checkpoint", a.checkpoint, "the state after every step, for --resume")
+      ->capture_default_str();
+  app->add_flag("--resume", a.resume, "continue the run in --checkpoint");
+  app->add_option("--save", a.save, "write the tuned vector here as a parameters file "
+                                    "(xqlab engine --tunables, match xqlab:tunables=FILE)");
+  app->add_flag("--json", a.json, "one JSON object on stdout");
+}
+
+lab::games::TuningSetup tuning_setup(const TuningArgs& a) {
+  lab::games::TuningSetup s;
+  try {
+    s.params = lab::games::parse_tuned_params(a.params);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  s.profile = a.profile;
+  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) > 1)
+    throw UsageError("give one of --tc, --movetime and --depth");
+  if (!a.tc.empty()) s.tc = lab::games::parse_time_control(a.tc);
+  else if (a.movetime > 0) s.tc.movetime_ms = a.movetime;
+  else s.tc.depth = a.depth > 0 ? a.depth : 3;
+  s.openings_path = a.openings;
+  s.openings = lab::common::load_suite(a.openings);
+  s.threads = a.threads;
+  return s;
+}
+
+void check_tuning_files(const TuningArgs& a, bool checkpoint_exists) {
+  if (a.resume && !checkpoint_exists)
+    throw UsageError("--resume: no checkpoint " + a.checkpoint);
+  if (!a.resume && checkpoint_exists)
+    throw UsageError("checkpoint " + a.checkpoint +
+                     " exists: --resume continues it, or give another --checkpoint");
+  lab::common::check_writable(a.checkpoint);
+  if (!a.save.empty()) lab::common::check_writable(a.save);
+}
+
+void save_tuned(const TuningArgs& a, const lab::games::TuningSetup& s,
+                const std::vector<int>& values, const std::string& header) {
+  if (a.save.empty()) return;
+  lab::common::write_file_atomically(a.save,
+                                     "# " + header + "\n" + format_tunables(tunables_of(s, values)));
+}
+
+}  // namespace xq::cli
