@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Builds opening suites for the tuners (`xqlab evolve` / `xqlab spsa`
+--openings) and a disjoint held-out suite to verify their results on: from
+the start position, RANDOM plies drawn uniformly among the legal moves
+(seeded), then PLIES plies of Fairy-Stockfish self-play (`go nodes N`, one
+thread); kept when Fairy-Stockfish scores the position within MARGIN
+centipawns of level (its own units) and its FEN is new. Fixed-depth games
+between two fixed engines replay the same game from the same opening, so a
+tuner and a verification match need many openings, not the lab's sixteen.
+The project's own engine plays no part in choosing the positions.
+
+Usage: scripts/make_tuning_openings.py --count 400 --seed 1 [--random 4]
+           [--plies 6] [--nodes 20000] [--margin 80] [--exclude FILE...]
+           [--engine /usr/games/fairy-stockfish] > data/tuning_openings.csv
+"""
+import argparse
+import csv
+import random
+import re
+import subprocess
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--count", type=int, required=True)
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--random", type=int, default=4)
+    ap.add_argument("--plies", type=int, default=6)
+    ap.add_argument("--nodes", type=int, default=20000)
+    ap.add_argument("--margin", type=int, default=80)
+    ap.add_argument("--exclude", nargs="*", default=[])
+    ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    seen = set()
+    for path in a.exclude:
+        with open(path, newline="") as f:
+            seen.update(" ".join(r["fen"].split()[:2]) for r in csv.DictReader(f))
+
+    eng = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(cmd):
+        eng.stdin.write(cmd + "\n")
+        eng.stdin.flush()
+
+    def read_until(prefix):
+        lines = []
+        while True:
+            line = eng.stdout.readline()
+            if not line:
+                sys.exit("engine exited")
+            lines.append(line.strip())
+            if line.startswith(prefix):
+                return lines
+
+    send("uci"); read_until("uciok")
+    send("setoption name UCI_Variant value xiangqi")
+    send("setoption name Threads value 1")
+    send("isready"); read_until("readyok")
+
+    def to_iccs(m):  # Fairy-Stockfish numbers Xiangqi ranks 1..10; ICCS 0..9
+        f1, r1, f2, r2 = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", m).groups()
+        return f"{f1}{int(r1) - 1}{f2}{int(r2) - 1}"
+
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["name", "moves", "fen"])
+    made = tries = 0
+    while made < a.count:
+        tries += 1
+        if tries > 50 * a.count:
+            sys.exit(f"only {made} openings after {tries} tries")
+        played = []
+        for _ in range(a.random):
+            send(f"position startpos moves {' '.join(played)}".rstrip())
+            send("go perft 1")
+            moves = [l.split(":")[0] for l in read_until("Nodes searched") if re.fullmatch(r"[a-i]\d+[a-i]\d+: \d+", l)]
+            if not moves:
+                break
+            played.append(rng.choice(sorted(moves)))
+        score = None
+        for _ in range(a.plies + 1):
+            send("ucinewgame")
+            send(f"position startpos moves {' '.join(played)}")
+            send(f"go nodes {a.nodes}")
+            lines = read_until("bestmove")
+            for l in lines:
+                m = re.search(r"score cp (-?\d+)", l)
+                if m:
+                    score = int(m.group(1))
+                elif "score mate" in l:
+                    score = 10 ** 6
+            best = lines[-1].split()[1]
+            if len(played) >= a.random + a.plies or best in ("(none)", "0000"):
+                break
+            played.append(best)
+        if score is None or abs(score) > a.margin:
+            continue
+        send(f"position startpos moves {' '.join(played)}")
+        send("d")
+        fen = read_until("Fen:")[-1][4:].strip()
+        send("isready"); read_until("readyok")
+        key = " ".join(fen.split()[:2])
+        if key in seen:
+            continue
+        seen.add(key)
+        made += 1
+        out.writerow([f"tuning {a.seed}-{made}", " ".join(to_iccs(m) for m in played), fen])
+    send("quit")
+
+
+if __name__ == "__main__":
+    main()
