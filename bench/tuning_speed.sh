@@ -2,20 +2,23 @@
 # Games per second of `xqlab evolve` at 1 and 2 parallel games (issue 29's
 # parallel-GA target: >= 1.8x at 2 against 1), interleaved run by run. The
 # runs use the same seed, so they play the same games (fixed depth): the
-# script checks that the histories agree and prints each run's figure.
-# Usage: bench/tuning_speed.sh XQLAB [runs] [extra evolve options...]
+# script checks that the histories agree and prints each run's figure; the
+# runs' JSON documents stay in OUT.
+# Usage: bench/tuning_speed.sh XQLAB OUT [runs] [extra evolve options...]
 set -euo pipefail
 xqlab="$1"
-runs="${2:-3}"
-shift $(( $# >= 2 ? 2 : 1 ))
-dir="$(mktemp -d)"
-trap 'rm -rf "$dir"' EXIT
+dir="$2"
+runs="${3:-3}"
+shift $(( $# >= 3 ? 3 : 2 ))
+mkdir -p "$dir"
+rm -f "$dir"/ck*.json
 for run in $(seq 1 "$runs"); do
   for threads in 1 2; do
     out="$dir/run$run-t$threads.json"
     "$xqlab" evolve --population 8 --rounds 2 --generations 3 --depth 4 --seed 7 \
       --threads "$threads" --checkpoint "$dir/ck$run-$threads.json" --json "$@" \
       > "$out" 2> /dev/null
+    rm -f "$dir/ck$run-$threads.json"
   done
 done
 python3 - "$dir" "$runs" <<'PY'
