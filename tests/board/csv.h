@@ -116,6 +116,16 @@ auto load_or_exit(const std::string& path, Load load) {
   }
 }
 
+// A file of stored search values, columns fen, depth, value: (FEN, depth)
+// -> value (tests/data/exact_values.csv, minimax_values.csv).
+using StoredValues = std::map<std::pair<std::string, int>, int>;
+
+inline StoredValues read_stored_values(const std::string& path) {
+  StoredValues v;
+  for (const CsvRecord& r : read_csv(path)) v[{r.at("fen"), std::stoi(r.at("depth"))}] = std::stoi(r.at("value"));
+  return v;
+}
+
 // All rows of perft.csv, in file order.
 inline const std::vector<PerftRow>& perft_rows() {
   static const std::vector<PerftRow> rows =

@@ -210,7 +210,8 @@ TEST(CliHelp, HelpExitsZero) {
 TEST(CliHelp, EveryCommandHasHelp) {
   const std::vector<std::pair<std::string, std::string>> commands = {
       {"perft", "--depth"}, {"search", "--param"}, {"lab", "--backends"},
-      {"ablation", "--depths"}, {"stress", "--entries"}, {"list", "--json"}};
+      {"ablation", "--depths"}, {"stress", "--entries"}, {"list", "--json"},
+      {"evolve", "--population"}, {"spsa", "--iterations"}};
   for (const auto& [command, option] : commands) {
     const XqlabRun r = run({command, "--help"});
     EXPECT_EQ(r.status, 0) << command << ": " << r.err;

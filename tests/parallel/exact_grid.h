@@ -54,15 +54,8 @@ inline std::string exact_values_path() {
 }
 
 // (FEN, depth) -> the serial exact value, as stored.
-using StoredValues = std::map<std::pair<std::string, int>, Value>;
-
 inline const StoredValues& stored_values() {
-  static const StoredValues values = [] {
-    StoredValues v;
-    for (const CsvRecord& r : read_csv(exact_values_path()))
-      v[{r.at("fen"), std::stoi(r.at("depth"))}] = Value(std::stoi(r.at("value")));
-    return v;
-  }();
+  static const StoredValues values = read_stored_values(exact_values_path());
   return values;
 }
 

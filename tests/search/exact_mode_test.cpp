@@ -67,15 +67,8 @@ std::string minimax_values_path() {
   return std::string(XQLAB_TEST_DATA_DIR) + "/minimax_values.csv";
 }
 
-using StoredMinimax = std::map<std::pair<std::string, int>, Value>;
-
-const StoredMinimax& stored_minimax() {
-  static const StoredMinimax values = [] {
-    StoredMinimax v;
-    for (const test::CsvRecord& r : test::read_csv(minimax_values_path()))
-      v[{r.at("fen"), std::stoi(r.at("depth"))}] = Value(std::stoi(r.at("value")));
-    return v;
-  }();
+const test::StoredValues& stored_minimax() {
+  static const test::StoredValues values = test::read_stored_values(minimax_values_path());
   return values;
 }
 
