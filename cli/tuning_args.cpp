@@ -24,7 +24,7 @@ void add_tuning_options(CLI::App* app, TuningArgs& a, const std::string& checkpo
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   app->add_option("--openings", a.openings, "opening suite (CSV with a fen column)")
       ->capture_default_str();
-  app->add_option("--threads", a.threads, "pairs of games played at once (each engine at one thread)")
+  app->add_option("--threads", a.threads, "games played at once (each engine at one thread)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   app->add_option("--seed", a.seed, "random seed")->capture_default_str();

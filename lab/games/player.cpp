@@ -150,6 +150,16 @@ class XqlabPlayer final : public Player {
   }
   MoveReply think(const MoveRequest& req, Clock::time_point deadline,
                   std::chrono::milliseconds grace) override;
+  void set_options(const KeyValues& options) override {
+    for (const auto& [k, v] : options) {
+      const TunableParam* t = find_tunable(k);
+      if (t != nullptr && t->group == "eval")
+        throw std::invalid_argument("engine " + name_ + ": " + k +
+                                    " is an evaluation weight: it needs an engine of its own "
+                                    "process (an xqlab spec that sets one)");
+      engine_->set_option(option_name(k), v);
+    }
+  }
 
  private:
   struct Shared {  // outlives a late callback

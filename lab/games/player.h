@@ -77,6 +77,11 @@ class Player {
   // process of its group, every thread), or -1 when unknown (an in-process
   // player: its CPU is the caller's).
   virtual double cpu_seconds() { return -1; }
+  // Sets engine options for the games that follow (they stay set when a
+  // crashed engine is restarted). Throws std::invalid_argument for a refused
+  // option, std::runtime_error when the engine does not answer; an
+  // in-process engine refuses evaluation weights (one set per process).
+  virtual void set_options(const std::vector<std::pair<std::string, std::string>>& options) = 0;
 };
 
 // Throws std::invalid_argument for a malformed spec, an unknown key or a bad

@@ -1,8 +1,9 @@
 // What the two tuners (evolve: the thesis's adaptive genetic algorithm;
 // spsa: SPSA as fishtest runs it) share: the tuned parameters and how a
-// vector of their values becomes an engine, pairs of games played in
-// parallel (OpenMP over pairs; each engine at one thread), and the
-// checkpoint file a long run is resumed from.
+// vector of their values becomes an engine, games played in parallel (OpenMP
+// over the games; each engine at one thread; each thread keeps its two
+// engines and sets every game's vectors by options), and the checkpoint
+// file a long run is resumed from.
 //
 // A vector holds one value per tuned parameter, in the order of
 // TuningSetup::params. The engines are `xqlab` at one thread with the
@@ -33,7 +34,7 @@ struct TuningSetup {
   Adjudication adjudication;
   std::vector<common::SuiteEntry> openings;
   std::string openings_path;
-  int threads = 1;  // pairs of games played at once
+  int threads = 1;  // games played at once
 };
 
 // "eval", "search", "all" or a comma list of names -> the parameters, in
@@ -60,7 +61,7 @@ struct PairOutcome {
   int forfeits = 0;     // games lost by a crash, hang, illegal move or time
 };
 
-// Plays every job, `s.threads` pairs at a time. Returns nullopt when `stop`
+// Plays every job's two games, `s.threads` games at a time. Returns nullopt when `stop`
 // (may be null) was set before every pair finished. Throws
 // std::runtime_error when an engine cannot be started.
 std::optional<std::vector<PairOutcome>> play_pairs(const TuningSetup& s,

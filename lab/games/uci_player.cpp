@@ -133,6 +133,24 @@ class UciPlayer final : public Player {
   }
   MoveReply think(const MoveRequest& req, Clock::time_point deadline,
                   std::chrono::milliseconds grace) override;
+  void set_options(const std::vector<std::pair<std::string, std::string>>& options) override {
+    for (const auto& [k, v] : options) {
+      if (k.find('\n') != std::string::npos || v.find('\n') != std::string::npos)
+        throw std::invalid_argument("engine " + name_ + ": an option holds a line break");
+      bool replaced = false;
+      for (auto& [ok, ov] : options_)
+        if (ok == k) {
+          ov = v;
+          replaced = true;
+        }
+      if (!replaced) options_.emplace_back(k, v);
+      if (child_ && child_->alive()) child_->send("setoption name " + k + " value " + v);
+    }
+    if (child_ && child_->alive()) {
+      const std::string why = ready();
+      if (!why.empty()) throw std::runtime_error("engine " + name_ + ": " + why);
+    }
+  }
   // The group's members are listed once per start of the engine (the first
   // call; /proc holds hundreds of processes), then only their counters are
   // read: an engine that starts processes while it searches is not followed.

@@ -48,6 +48,23 @@ TEST(TunedPlayer, EvalWeightsPlayInAChildProcessSearchConstantsInThisOne) {
             "xqlab-ybwc-2t-tuned");
 }
 
+// The tuners set each game's vector by options on engines they keep: a
+// child-process engine takes evaluation weights, an in-process one refuses
+// them (they are its whole process's) and takes search constants.
+TEST(TunedPlayer, OptionsBetweenGamesReachTheEngine) {
+  set_engine_binary(XQLAB_BINARY);
+  const std::unique_ptr<Player> child = make_player("xqlab:value_rook=600,name=child");
+  child->set_options({{"value_rook", "700"}, {"lmr_base", "60"}});
+  ASSERT_EQ(child->new_game(), "");
+  EXPECT_EQ(move_at_depth(*child, 3).status, MoveReply::Status::Move);
+  const std::unique_ptr<Player> here = make_player("xqlab:name=here");
+  EXPECT_THROW(here->set_options({{"value_rook", "700"}}), std::invalid_argument);
+  EXPECT_THROW(here->set_options({{"lmr_base", "999"}}), std::invalid_argument);
+  here->set_options({{"lmr_base", "60"}, {"profile", "modern"}});
+  ASSERT_EQ(here->new_game(), "");
+  EXPECT_EQ(move_at_depth(*here, 3).status, MoveReply::Status::Move);
+}
+
 TEST(TunedPlayer, AParametersFileSetsEveryValueItNames) {
   set_engine_binary(XQLAB_BINARY);
   const std::string path = xq::test::temp_path("tuned", "tuned.txt");
