@@ -43,24 +43,15 @@ int run(EvolveArgs& a) {
   c.setup = tuning_setup(a.tuning);
   if (c.population < 4 || c.population % 2 != 0)
     throw UsageError("--population must be even and at least 4");
-  const Json saved = lab::games::read_checkpoint(a.tuning.checkpoint);
-  check_tuning_files(a.tuning, !saved.is_null());
-  lab::games::EvolveState state;
-  try {
-    state = saved.is_null() ? lab::games::first_generation(c)
-                            : lab::games::state_from_json(c, saved);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(a.tuning.checkpoint + ": " + e.what());
-  }
+  lab::games::EvolveState state = starting_state(
+      a.tuning, [&] { return lab::games::first_generation(c); },
+      [&](const Json& j) { return lab::games::state_from_json(c, j); });
   const lab::common::RunMeta meta = lab::common::run_meta(invocation());
-  const bool stopped = run_until_sigint([&](const std::atomic<bool>* stop) {
+  const bool stopped = run_tuner(a.tuning, "evolve", [&](const auto& progress, const auto& save,
+                                                       const std::atomic<bool>* stop) {
     state = lab::games::evolve(
-        c, state, [](const std::string& line) { std::fprintf(stderr, "evolve: %s\n", line.c_str()); },
-        [&](const lab::games::EvolveState& s) {
-          lab::common::write_file_atomically(a.tuning.checkpoint,
-                                             lab::games::evolve_json(c, s).dump(1) + "\n");
-        },
-        stop);
+        c, state, progress,
+        [&](const lab::games::EvolveState& s) { save(lab::games::evolve_json(c, s)); }, stop);
   });
   if (!state.history.empty())
     save_tuned(a.tuning, c.setup, state.history.back().best_values,

@@ -40,24 +40,15 @@ void print_text(const lab::games::SpsaConfig& c, const lab::games::SpsaState& s)
 int run(SpsaArgs& a) {
   lab::games::SpsaConfig& c = a.config;
   c.setup = tuning_setup(a.tuning);
-  const Json saved = lab::games::read_checkpoint(a.tuning.checkpoint);
-  check_tuning_files(a.tuning, !saved.is_null());
-  lab::games::SpsaState state;
-  try {
-    state = saved.is_null() ? lab::games::spsa_start(c)
-                            : lab::games::spsa_state_from_json(c, saved);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(a.tuning.checkpoint + ": " + e.what());
-  }
+  lab::games::SpsaState state = starting_state(
+      a.tuning, [&] { return lab::games::spsa_start(c); },
+      [&](const Json& j) { return lab::games::spsa_state_from_json(c, j); });
   const lab::common::RunMeta meta = lab::common::run_meta(invocation());
-  const bool stopped = run_until_sigint([&](const std::atomic<bool>* stop) {
+  const bool stopped = run_tuner(a.tuning, "spsa", [&](const auto& progress, const auto& save,
+                                                     const std::atomic<bool>* stop) {
     state = lab::games::spsa(
-        c, state, [](const std::string& line) { std::fprintf(stderr, "spsa: %s\n", line.c_str()); },
-        [&](const lab::games::SpsaState& s) {
-          lab::common::write_file_atomically(a.tuning.checkpoint,
-                                             lab::games::spsa_json(c, s).dump(1) + "\n");
-        },
-        stop);
+        c, state, progress,
+        [&](const lab::games::SpsaState& s) { save(lab::games::spsa_json(c, s)); }, stop);
   });
   save_tuned(a.tuning, c.setup, lab::games::spsa_values(c, state.theta),
              "xqlab spsa, seed " + std::to_string(c.seed) + ", iteration " +

@@ -1,5 +1,8 @@
 #include "cli/tuning_args.h"
 
+#include <cstdio>
+
+#include "cli/match_run.h"
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/common/files.h"
@@ -63,6 +66,21 @@ void check_tuning_files(const TuningArgs& a, bool checkpoint_exists) {
                      " exists: --resume continues it, or give another --checkpoint");
   lab::common::check_writable(a.checkpoint);
   if (!a.save.empty()) lab::common::check_writable(a.save);
+}
+
+void throw_usage(const std::string& message) { throw UsageError(message); }
+
+bool run_tuner(const TuningArgs& a, const std::string& name,
+               const std::function<void(const std::function<void(const std::string&)>& progress,
+                                        const std::function<void(const Json&)>& checkpoint,
+                                        const std::atomic<bool>* stop)>& run) {
+  return run_until_sigint([&](const std::atomic<bool>* stop) {
+    run([&](const std::string& line) { std::fprintf(stderr, "%s: %s\n", name.c_str(), line.c_str()); },
+        [&](const Json& doc) {
+          lab::common::write_file_atomically(a.checkpoint, doc.dump(1) + "\n");
+        },
+        stop);
+  });
 }
 
 void save_tuned(const TuningArgs& a, const lab::games::TuningSetup& s,

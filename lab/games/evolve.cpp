@@ -233,11 +233,7 @@ Json evolve_json(const EvolveConfig& c, const EvolveState& s) {
 }
 
 EvolveState state_from_json(const EvolveConfig& c, const Json& j) {
-  try {
-    if (j.at("kind") != "evolve") throw std::invalid_argument("not an evolve checkpoint");
-    if (j.at("config") != evolve_config_json(c))
-      throw std::invalid_argument("it was written for another configuration (" +
-                                  j.at("config").dump() + ")");
+  return read_state(j, "evolve", evolve_config_json(c), [&] {
     EvolveState s;
     s.generation = j.at("generation").get<int>();
     s.population = j.at("population").get<std::vector<std::string>>();
@@ -267,11 +263,7 @@ EvolveState state_from_json(const EvolveConfig& c, const Json& j) {
     if (int(s.history.size()) != s.generation)
       throw std::invalid_argument("its history does not match its generation count");
     return s;
-  } catch (const Json::exception& e) {
-    throw std::invalid_argument(std::string("checkpoint: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("checkpoint: ") + e.what());
-  }
+  });
 }
 
 }  // namespace xq::lab::games

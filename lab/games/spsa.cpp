@@ -134,11 +134,7 @@ Json spsa_json(const SpsaConfig& c, const SpsaState& s) {
 }
 
 SpsaState spsa_state_from_json(const SpsaConfig& c, const Json& j) {
-  try {
-    if (j.at("kind") != "spsa") throw std::invalid_argument("not an spsa checkpoint");
-    if (j.at("config") != spsa_config_json(c))
-      throw std::invalid_argument("it was written for another configuration (" +
-                                  j.at("config").dump() + ")");
+  return read_state(j, "spsa", spsa_config_json(c), [&] {
     SpsaState s;
     s.iteration = j.at("iteration");
     s.theta = j.at("theta").get<std::vector<double>>();
@@ -159,11 +155,7 @@ SpsaState spsa_state_from_json(const SpsaConfig& c, const Json& j) {
     if (int(s.history.size()) != s.iteration)
       throw std::invalid_argument("its history does not match its iteration count");
     return s;
-  } catch (const Json::exception& e) {
-    throw std::invalid_argument(std::string("checkpoint: ") + e.what());
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("checkpoint: ") + e.what());
-  }
+  });
 }
 
 }  // namespace xq::lab::games

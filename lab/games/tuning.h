@@ -17,6 +17,7 @@
 #include <functional>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -83,5 +84,24 @@ Json setup_json(const TuningSetup& s);
 // Reads a checkpoint's JSON, or returns null JSON when the file does not
 // exist. Throws std::invalid_argument naming the file when it is not JSON.
 Json read_checkpoint(const std::string& path);
+
+// Reads a state out of a checkpoint document `j` of `kind` written for
+// `config`: `read()` does the fields; a missing field, a wrong type, another
+// kind or another configuration is one std::invalid_argument "checkpoint: ...".
+template <class Read>
+auto read_state(const Json& j, const std::string& kind, const Json& config, const Read& read)
+    -> decltype(read()) {
+  try {
+    if (j.at("kind") != kind) throw std::invalid_argument("not a checkpoint of " + kind);
+    if (j.at("config") != config)
+      throw std::invalid_argument("it was written for another configuration (" +
+                                  j.at("config").dump() + ")");
+    return read();
+  } catch (const Json::exception& e) {
+    throw std::invalid_argument(std::string("checkpoint: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("checkpoint: ") + e.what());
+  }
+}
 
 }  // namespace xq::lab::games
