@@ -5,15 +5,17 @@
 # held-out openings data/tuning_holdout.csv (every opening twice, colours
 # reversed), which no tuner saw. Prints Elo with its 95 % interval, the CPU
 # hours of each tuning run and Elo per CPU hour; keeps every document in OUT.
-# Usage: bench/tuning_compare.sh XQLAB OUT [games=2016] [depth=4] [seed=1] [r_end=0.02]
+# Usage: bench/tuning_compare.sh XQLAB OUT [games=2016] [depth=4] [seed=1] [r_end=0.02] [rounds=6]
 set -euo pipefail
 xqlab="$1"; out="$2"; games="${3:-2016}"; depth="${4:-4}"; seed="${5:-1}"; r_end="${6:-0.02}"
+rounds="${7:-6}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$out"
 common=(--params eval --depth "$depth" --seed "$seed" --threads 2
         --openings "$root/data/tuning_openings.csv" --json)
-# evolve: 12 individuals x 2 rounds = 24 games a generation.
-"$xqlab" evolve "${common[@]}" --population 12 --rounds 2 --generations $(( games / 24 )) \
+# evolve: 12 individuals x ROUNDS rounds = 12 x ROUNDS games a generation.
+"$xqlab" evolve "${common[@]}" --population 12 --rounds "$rounds" \
+  --generations $(( games / (12 * rounds) )) \
   --checkpoint "$out/evolve-checkpoint.json" --save "$out/evolve.txt" > "$out/evolve.json"
 # spsa: 2 pairs = 4 games an iteration.
 "$xqlab" spsa "${common[@]}" --pairs 2 --iterations $(( games / 4 )) --r-end "$r_end" \

@@ -8,7 +8,10 @@
 //    the window allows) and random individuals.
 //  * Fitness: each generation plays `rounds` rounds; a round pairs the
 //    population at random and each pair plays two games from one opening,
-//    colours reversed. Fitness = points / games.
+//    colours reversed. Fitness = points / games. The default, 6 rounds (12
+//    games an individual), comes from a measurement: at one budget of 2,016
+//    games, 2 rounds gave a result 27 Elo below the defaults, 6 rounds one
+//    26 Elo above (docs/journal/2026-11-27-tuning.md).
 //  * Selection: two-stage tournament. We read the thesis's "two-stage" as
 //    two binary tournaments whose winners meet in a second one: the parent
 //    is the fittest of four drawn at random, the bracket breaking ties at
@@ -43,7 +46,7 @@ struct EvolveConfig {
   TuningSetup setup;
   int population = 8;   // even, >= 4
   int generations = 4;  // to run in all (a resumed run may raise it)
-  int rounds = 2;       // rounds of pairs per generation
+  int rounds = 6;       // rounds of pairs per generation (12 games an individual)
   double spread = 0.1;  // the coding window's half-width, fraction of a parameter's range
   std::uint64_t seed = 1;
   double pc_min = 0.6, pc_max = 0.9, pm_min = 0.001, pm_max = 0.1;
