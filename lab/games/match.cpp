@@ -19,11 +19,6 @@ Json header_json(const MatchConfig& c) {
   return Json{{"engines", c.engines}, {"tc", c.tc.text()}, {"openings", fens}};
 }
 
-GameScore score_for(GameResult r, bool red) {
-  if (r == GameResult::Draw) return GameScore::Draw;
-  return (r == GameResult::RedWins) == red ? GameScore::Win : GameScore::Loss;
-}
-
 void append_line(const std::string& path, const Json& j) {
   if (path.empty()) return;
   std::ofstream out(path, std::ios::app);
@@ -55,7 +50,6 @@ Color first_mover(const std::string& fen) {
   return space != std::string::npos && fen.compare(space, 2, " b") == 0 ? Color::Black : Color::Red;
 }
 
-bool is_forfeit(const std::string& reason) { return reason.find(" forfeits: ") != std::string::npos; }
 
 // Reads a results file back into the pairings; false when it does not exist.
 bool load_results(const MatchConfig& c, std::vector<PairingResult>& pairings) {
@@ -273,5 +267,12 @@ std::string pgn_of(const GameRecord& g, int round) {
   }
   return s + line + "{" + g.reason + "} " + result_text(g.result) + "\n\n";
 }
+
+GameScore score_for(GameResult r, bool red) {
+  if (r == GameResult::Draw) return GameScore::Draw;
+  return (r == GameResult::RedWins) == red ? GameScore::Win : GameScore::Loss;
+}
+
+bool is_forfeit(const std::string& reason) { return reason.find(" forfeits: ") != std::string::npos; }
 
 }  // namespace xq::lab::games

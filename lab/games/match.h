@@ -77,4 +77,9 @@ Json match_json(const MatchConfig& config, const MatchResult& result);
 // reason as the Termination tag and a closing comment).
 std::string pgn_of(const GameRecord& g, int round);
 
+// A finished game's score for one side (red or not); whether its end was a
+// forfeit (a crash, hang, illegal move or time loss), from its reason.
+GameScore score_for(GameResult r, bool red);
+bool is_forfeit(const std::string& reason);
+
 }  // namespace xq::lab::games

@@ -121,12 +121,12 @@ class XqlabPlayer final : public Player {
       if (k == "backend") opt.set("Backend", backend = v);
     for (const auto& [k, v] : kv) {
       if (k == "backend") continue;
-      if (k == "name") name_ = v;
-      else if (k == "hash") opt.set("HashScheme", v);
-      else if (k == "threads") opt.set("Threads", threads = v);
-      else if (k == "hash_mb") opt.set("Hash", v);
-      else if (k == "profile") opt.set("Profile", v);
-      else opt.set(k, v);
+      if (k == "name") {
+        name_ = v;
+        continue;
+      }
+      if (k == "threads") threads = v;
+      opt.set(option_name(k), v);
     }
     if (name_.empty()) {
       name_ = "xqlab-" + backend + "-" + threads + "t";
@@ -243,8 +243,8 @@ std::unique_ptr<Player> make_player(const std::string& spec, std::chrono::millis
   if (spec == "xqlab") return std::make_unique<XqlabPlayer>(spec, "");
   if (spec.rfind("xqlab:", 0) == 0) {
     const std::string args = spec.substr(6);
-    if (sets_eval(parse_pairs(args, spec)))
-      return make_uci_player(spec, child_args(spec, parse_pairs(args, spec)), handshake);
+    const KeyValues kv = parse_pairs(args, spec);
+    if (sets_eval(kv)) return make_uci_player(spec, child_args(spec, kv), handshake);
     return std::make_unique<XqlabPlayer>(spec, args);
   }
   if (spec.rfind("uci:", 0) == 0) return make_uci_player(spec, spec.substr(4), handshake);

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "lab/games/match.h"
 #include "lab/games/player.h"
 
 namespace xq::lab::games {
@@ -71,13 +72,6 @@ std::string engine_spec(const TuningSetup& s, const std::vector<int>& values,
 
 namespace {
 
-double points_for(GameResult r, bool red) {
-  if (r == GameResult::Draw || r == GameResult::None) return r == GameResult::Draw ? 0.5 : 0;
-  return (r == GameResult::RedWins) == red ? 1.0 : 0.0;
-}
-
-bool forfeited(const GameRecord& g) { return g.reason.find(" forfeits: ") != std::string::npos; }
-
 // The two engines ("a" and "b") one thread of play_pairs plays with, started
 // once per batch and set to each game's vectors by options: an engine
 // process is not started per game. Each game starts with a cleared table.
@@ -109,7 +103,7 @@ PairOutcome play_one(const TuningSetup& s, const PairJob& job, bool a_red, Engin
     if (!why.empty()) throw std::runtime_error("engine " + p->name() + ": " + why);
   }
   const GameRecord g = play_game(red, black, o.name, o.pos, s.tc, s.adjudication);
-  return {points_for(g.result, a_red), forfeited(g) ? 1 : 0};
+  return {0.5 * double(score_for(g.result, a_red)), is_forfeit(g.reason) ? 1 : 0};
 }
 
 }  // namespace
