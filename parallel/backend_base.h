@@ -16,16 +16,26 @@
 
 namespace xq {
 
+// Sizes `table` as the configuration says, with `slots` thread slots.
+template <class Table>
+void configure_table(Table& table, const BackendConfig& c, int slots,
+                     TableMemory memory = TableMemory::Private) {
+  if (c.hash_bytes != 0)
+    table.configure_bytes(c.hash_bytes, slots, c.replacement, memory);
+  else
+    table.configure(c.hash_mib, slots, c.replacement, memory);
+}
+
 template <class Table>
 class BackendBase : public Backend {
  public:
-  // `memory`: TableMemory::Shared for a backend whose helpers are processes.
-  explicit BackendBase(const BackendConfig& c, TableMemory memory = TableMemory::Private)
+  // `memory`: TableMemory::Shared for a backend whose helpers are processes;
+  // `extra_slots`: table thread slots beyond the search threads' (a
+  // distributed backend's wire thread stores what other ranks send).
+  explicit BackendBase(const BackendConfig& c, TableMemory memory = TableMemory::Private,
+                       int extra_slots = 0)
       : config_(c) {
-    if (config_.hash_bytes != 0)
-      tt_.configure_bytes(config_.hash_bytes, config_.threads, config_.replacement, memory);
-    else
-      tt_.configure(config_.hash_mib, config_.threads, config_.replacement, memory);
+    configure_table(tt_, config_, config_.threads + extra_slots, memory);
   }
   const BackendConfig& config() const override { return config_; }
 

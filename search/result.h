@@ -145,6 +145,18 @@ struct SearchStats {
   // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
   // summing keeps the maximum.
   Counter seldepth;
+  // Distributed backends (parallel/dist/), summed over ranks: message
+  // bodies sent and received over the wire (after a search the sums agree),
+  // table entries deep enough to share that the threads offered, those the
+  // ranks shipped (the rest were displaced by deeper ones before a tick took
+  // them), and those that arrived from other ranks.
+  Counter msgs_sent;
+  Counter bytes_sent;
+  Counter msgs_received;
+  Counter bytes_received;
+  Counter entries_offered;
+  Counter entries_shipped;
+  Counter entries_received;
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
@@ -152,6 +164,33 @@ struct SearchStats {
     return n ? double(fail_high_first.load()) / double(n) : 0.0;
   }
 };
+
+// Every counter of SearchStats, in declaration order: the one list of them
+// (summing, sending counters between processes).
+#define XQ_SEARCH_COUNTERS(X) \
+  X(nodes) X(qnodes) X(tt_probes) X(tt_hits) X(tt_cutoffs) X(tt_torn) X(bad_tt_moves) \
+  X(tt_rejected) X(fail_highs) X(fail_high_first) X(null_tries) X(null_cutoffs) X(reductions) \
+  X(reduction_researches) X(pruned_moves) X(static_cutoffs) X(singular_extensions) X(splits) \
+  X(eldest_splits) X(joins) X(aborts) X(idle_seconds) X(nested_joins) X(master_joins) \
+  X(search_seconds) X(lock_seconds) X(copy_seconds) X(span_seconds) X(wasted_nodes) \
+  X(busy_answers) X(deferrals) X(deferred_searches) X(cutoff_reprobes) X(root_retests) \
+  X(mark_underflows) X(mark_leaks) X(gratuitous_splits) X(late_joins) X(predicted_all) \
+  X(predicted_cut) X(prediction_held) X(tasks) X(stolen_tasks) X(researches) X(critical_path) \
+  X(cancel_wait_seconds) X(helper_cpu_seconds) X(schedule_bound) X(master_passes) \
+  X(uncertain_leaves) X(leaf_searches) X(seldepth) X(msgs_sent) X(bytes_sent) X(msgs_received) \
+  X(bytes_received) X(entries_offered) X(entries_shipped) X(entries_received)
+
+// Calls f(name, counter) for every counter of `s` (a SearchStats, const or
+// not); a counter is a RelaxedCounter of std::uint64_t or of double.
+template <class Stats, class F>
+void for_each_counter(Stats& s, F&& f) {
+#define XQ_VISIT(n) f(#n, s.n);
+  XQ_SEARCH_COUNTERS(XQ_VISIT)
+#undef XQ_VISIT
+}
+// Every counter is 8 bytes, so a counter missing from the list shows here.
+inline constexpr int kSearchCounters = 59;
+static_assert(sizeof(SearchStats) == kSearchCounters * 8, "XQ_SEARCH_COUNTERS misses a counter");
 
 struct SearchResult {
   Move best_move;

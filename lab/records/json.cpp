@@ -55,7 +55,14 @@ void to_json(Json& j, const SearchStats& s) {
            {"uncertain_leaves", u(s.uncertain_leaves)},
            {"leaf_searches", u(s.leaf_searches)},
            {"cancel_wait_seconds", double(s.cancel_wait_seconds)},
-           {"helper_cpu_seconds", double(s.helper_cpu_seconds)}};
+           {"helper_cpu_seconds", double(s.helper_cpu_seconds)},
+           {"msgs_sent", u(s.msgs_sent)},
+           {"bytes_sent", u(s.bytes_sent)},
+           {"msgs_received", u(s.msgs_received)},
+           {"bytes_received", u(s.bytes_received)},
+           {"entries_offered", u(s.entries_offered)},
+           {"entries_shipped", u(s.entries_shipped)},
+           {"entries_received", u(s.entries_received)}};
 }
 
 void to_json(Json& j, const SearchResult& r) {

@@ -97,7 +97,7 @@ void check_simulable(const std::vector<LabConfig>& configs) {
     if (c.threads > 1 && !find_backend(c.backend).simulable)
       throw std::invalid_argument("backend '" + c.backend +
                                   "' cannot run on the simulated machine: its helpers are "
-                                  "processes, which the simulator does not schedule");
+                                  "processes or ranks, which the simulator does not schedule");
   }
 }
 

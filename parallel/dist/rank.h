@@ -1,0 +1,192 @@
+// What every distributed backend's ranks share: table entries on the wire,
+// the per-thread boxes that collect the ones worth shipping, the table
+// decorator that fills them, and the codecs of a search request and of a
+// rank's report.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "board/position.h"
+#include "hashing/entry.h"
+#include "parallel/dist/transport.h"
+#include "search/options.h"
+#include "search/result.h"
+
+namespace xq::dist {
+
+// A table entry as it travels: the full key (a partial key rebuilt by the
+// receiver would collide: Stockfish's cluster branch measured -110 Elo for
+// it) and the packed data word, generation and searcher bits clear.
+struct WireEntry {
+  Key key = 0;
+  std::uint64_t word = 0;
+};
+
+// One box per search thread, holding the deepest entries its stores offered
+// since the last collection (at most `capacity`: a deeper entry displaces
+// the shallowest). The thread fills its own box; the rank's wire thread
+// empties every box once per tick.
+class Outboxes {
+ public:
+  Outboxes(int threads, int capacity) : capacity_(std::size_t(std::max(1, capacity))) {
+    for (int i = 0; i < threads; ++i) boxes_.push_back(std::make_unique<Box>());
+  }
+
+  void offer(int thread, Key key, const TTData& d) {
+    Box& b = *boxes_[std::size_t(thread)];
+    const WireEntry e{key, packed::pack(d, 0)};
+    std::lock_guard lock(b.mutex);
+    ++b.offered;
+    if (b.entries.size() < capacity_) {
+      b.entries.push_back({e, d.depth});
+      return;
+    }
+    auto low = std::min_element(b.entries.begin(), b.entries.end(),
+                                [](const Held& x, const Held& y) { return x.depth < y.depth; });
+    if (low->depth < d.depth) *low = {e, d.depth};
+  }
+
+  // Appends every box's entries to `out` and empties the boxes.
+  void collect(std::vector<WireEntry>& out) {
+    for (auto& b : boxes_) {
+      std::lock_guard lock(b->mutex);
+      for (const Held& h : b->entries) out.push_back(h.entry);
+      b->entries.clear();
+    }
+  }
+  // Entries offered since reset(), over every box.
+  std::uint64_t offered() {
+    std::uint64_t n = 0;
+    for (auto& b : boxes_) {
+      std::lock_guard lock(b->mutex);
+      n += b->offered;
+    }
+    return n;
+  }
+  void reset() {
+    for (auto& b : boxes_) {
+      std::lock_guard lock(b->mutex);
+      b->entries.clear();
+      b->offered = 0;
+    }
+  }
+
+ private:
+  struct Held {
+    WireEntry entry;
+    std::int8_t depth = 0;
+  };
+  struct alignas(64) Box {
+    std::mutex mutex;
+    std::vector<Held> entries;  // guarded by mutex
+    std::uint64_t offered = 0;  // guarded by mutex
+  };
+  const std::size_t capacity_;
+  std::vector<std::unique_ptr<Box>> boxes_;
+};
+
+// A table that also offers every store at least `depth` deep to the
+// thread's outbox (the node function is unchanged: it stores as always).
+// Without outboxes (one rank, or sharing off) it is the inner table.
+template <class Inner>
+class ShippingTable : public Inner {
+ public:
+  void ship_to(Outboxes* boxes, Depth depth) {
+    boxes_ = boxes;
+    depth_ = depth;
+  }
+  void store(Key key, const TTData& d, int tid) {
+    Inner::store(key, d, tid);
+    if (boxes_ && d.depth >= depth_) boxes_->offer(tid, key, d);
+  }
+  // An entry from another rank, stored from table slot `tid` under the
+  // table's own replacement rule.
+  void store_received(const WireEntry& e, int tid) {
+    Inner::store(e.key, packed::unpack(e.word), tid);
+  }
+
+ private:
+  Outboxes* boxes_ = nullptr;
+  Depth depth_ = 0;
+};
+
+// A search request: the root (its board and the repetition history behind
+// it travel as bytes: every rank runs the same binary) and the options, the
+// caller's stop pointer excepted.
+static_assert(std::is_trivially_copyable_v<Position>);
+static_assert(std::is_trivially_copyable_v<Limits>);
+static_assert(std::is_trivially_copyable_v<Features>);
+static_assert(std::is_trivially_copyable_v<SearchTuning>);
+
+inline void put_request(Writer& w, std::uint64_t id, const Position& pos, const SearchOptions& o) {
+  w.put(id).put(pos).put(o.limits).put(o.algorithm).put(o.features).put(o.tuning).put(o.exact);
+  w.put(std::uint16_t(o.banned_root_moves.size()));
+  for (Move m : o.banned_root_moves) w.put(m.raw());
+}
+
+struct Request {
+  std::uint64_t id = 0;
+  Position pos;
+  SearchOptions options;
+};
+
+inline void get_request(Reader& r, Request& q) {
+  q.id = r.get<std::uint64_t>();
+  q.pos = r.get<Position>();
+  q.options.limits = r.get<Limits>();
+  q.options.algorithm = r.get<Algorithm>();
+  q.options.features = r.get<Features>();
+  q.options.tuning = r.get<SearchTuning>();
+  q.options.exact = r.get<bool>();
+  q.options.banned_root_moves.resize(r.get<std::uint16_t>());
+  for (Move& m : q.options.banned_root_moves) m = Move::from_raw(r.get<std::uint16_t>());
+}
+
+// Counters travel as their 8-byte values, in XQ_SEARCH_COUNTERS order.
+inline void put_stats(Writer& w, const SearchStats& s) {
+  for_each_counter(s, [&](const char*, const auto& c) { w.put(c.load()); });
+}
+inline SearchStats get_stats(Reader& r) {
+  SearchStats s;
+  for_each_counter(s, [&](const char*, auto& c) { c = r.get<decltype(c.load())>(); });
+  return s;
+}
+
+// A thread's last completed iteration, as a vote and a result need it.
+struct Ballot {
+  Move move;
+  Value score = 0;
+  Depth depth = 0;  // 0: no iteration completed
+  std::vector<Move> pv;
+};
+
+inline void put_ballot(Writer& w, const Ballot& b) {
+  w.put(b.move.raw()).put(std::int32_t(b.score)).put(std::int32_t(b.depth));
+  w.put(std::uint16_t(b.pv.size()));
+  for (Move m : b.pv) w.put(m.raw());
+}
+inline Ballot get_ballot(Reader& r) {
+  Ballot b;
+  b.move = Move::from_raw(r.get<std::uint16_t>());
+  b.score = Value(r.get<std::int32_t>());
+  b.depth = Depth(r.get<std::int32_t>());
+  b.pv.resize(r.get<std::uint16_t>());
+  for (Move& m : b.pv) m = Move::from_raw(r.get<std::uint16_t>());
+  return b;
+}
+
+// The stats' wire counters from a rank's traffic over one search.
+inline void add_traffic(SearchStats& s, const Traffic& t) {
+  s.msgs_sent += t.msgs_sent;
+  s.bytes_sent += t.bytes_sent;
+  s.msgs_received += t.msgs_received;
+  s.bytes_received += t.bytes_received;
+}
+
+}  // namespace xq::dist

@@ -1,0 +1,133 @@
+// The seam between a distributed backend and the wire that joins its ranks
+// (processes with their own memory, each with a table and threads of its
+// own): messages, each a tag and a byte string, sent from one rank to
+// another. Two wires implement it: `loop` (parallel/dist/loop.h: ranks as
+// thread groups of one process, with an injectable latency, so that the
+// distributed logic is built, tested and checked by ThreadSanitizer in every
+// build) and, when the build has Open MPI, `mpi`.
+//
+// Between one sender and one receiver messages arrive in the order they were
+// sent (MPI's non-overtaking rule; the loop wire's constant latency keeps it
+// too). The protocols above rely on it: a rank's FIN is the last message it
+// sends in a search, so FINs from every other rank mean nothing is in flight.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace xq::dist {
+
+enum class Tag : std::uint8_t {
+  Search = 1,  // rank 0 -> every rank: start a search (request below)
+  Stop,        // rank 0 -> every rank: end the search
+  Entries,     // any -> any: a batch of table entries
+  Progress,    // a rank -> rank 0: its node count so far (node limits)
+  Fin,         // any -> any: the sender sends nothing more in this search
+  Result,      // a rank -> rank 0: its threads' ballots and counters
+  Clear,       // rank 0 -> every rank: forget the table and heuristics
+  Quit,        // rank 0 -> every rank: leave the serve loop
+};
+
+struct Message {
+  int source = -1;
+  Tag tag = Tag::Quit;
+  std::vector<std::uint8_t> body;
+};
+
+// What one rank sent and received (bodies only: the tag and the source ride
+// in the wire's envelope).
+struct Traffic {
+  std::uint64_t msgs_sent = 0, bytes_sent = 0, msgs_received = 0, bytes_received = 0;
+  Traffic& operator+=(const Traffic& o) {
+    msgs_sent += o.msgs_sent;
+    bytes_sent += o.bytes_sent;
+    msgs_received += o.msgs_received;
+    bytes_received += o.bytes_received;
+    return *this;
+  }
+  Traffic operator-(const Traffic& o) const {
+    return {msgs_sent - o.msgs_sent, bytes_sent - o.bytes_sent, msgs_received - o.msgs_received,
+            bytes_received - o.bytes_received};
+  }
+};
+
+// One rank's end of the wire.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Queues `body` for rank `dest` (not this one) and returns; thread-safe.
+  virtual void send(int dest, Tag tag, std::vector<std::uint8_t> body) = 0;
+  // The next message for this rank, waiting at most `wait` for one; called
+  // by one thread at a time.
+  virtual std::optional<Message> receive(std::chrono::microseconds wait) = 0;
+  // What this rank sent and received so far (any thread).
+  Traffic traffic() const {
+    return {sent_msgs_.load(std::memory_order_relaxed), sent_bytes_.load(std::memory_order_relaxed),
+            received_msgs_.load(std::memory_order_relaxed),
+            received_bytes_.load(std::memory_order_relaxed)};
+  }
+
+ protected:
+  void count_sent(std::size_t bytes) {
+    sent_msgs_.fetch_add(1, std::memory_order_relaxed);
+    sent_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  void count_received(std::size_t bytes) {
+    received_msgs_.fetch_add(1, std::memory_order_relaxed);
+    received_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<std::uint64_t> sent_msgs_{0}, sent_bytes_{0}, received_msgs_{0},
+      received_bytes_{0};
+};
+
+// Message bodies: trivially copyable values back to back, in the sender's
+// byte order (every rank runs the same binary on the same kind of machine).
+class Writer {
+ public:
+  template <class T>
+  Writer& put(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+    return *this;
+  }
+  std::vector<std::uint8_t> take() { return std::move(bytes_); }
+  std::size_t size() const { return bytes_.size(); }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {}
+  template <class T>
+  T get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (bytes_.size() - at_ < sizeof(T))
+      throw std::runtime_error("malformed message: " + std::to_string(bytes_.size()) +
+                               " bytes end inside a field at byte " + std::to_string(at_));
+    T v;
+    std::memcpy(&v, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return v;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  const std::vector<std::uint8_t>& bytes_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace xq::dist

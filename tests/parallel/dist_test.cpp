@@ -1,0 +1,278 @@
+// The distributed backends' seam and mpi-lazy over the loop wire: the wire
+// keeps each pair's order and counts what it carries; the codecs round-trip;
+// a thread's outbox keeps its deepest entries; and mpi-lazy returns the
+// serial value in exact mode at 1-4 ranks x 1-2 threads, is the serial
+// search node for node at one rank and one thread, ends every search with
+// every message received (sent = received), ships what it says it shipped,
+// binds the node limit over every rank, and survives start/stop cycles.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "parallel/backend.h"
+#include "parallel/dist/loop.h"
+#include "parallel/dist/rank.h"
+#include "parallel/params.h"
+#include "tests/parallel/exact_grid.h"
+
+namespace xq {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::vector<std::uint8_t> bytes(std::initializer_list<std::uint8_t> v) { return v; }
+
+TEST(LoopWire, KeepsEachPairsOrderAndCountsBothEnds) {
+  dist::LoopWorld world(3, 0us);
+  for (std::uint8_t i = 0; i < 50; ++i) {
+    world.rank(1).send(0, dist::Tag::Entries, bytes({i, 1}));
+    world.rank(2).send(0, dist::Tag::Progress, bytes({i}));
+  }
+  std::uint8_t next1 = 0, next2 = 0;
+  int got = 0;
+  while (std::optional<dist::Message> m = world.rank(0).receive(0us)) {
+    ++got;
+    if (m->source == 1) {
+      EXPECT_EQ(m->tag, dist::Tag::Entries);
+      EXPECT_EQ(m->body, bytes({next1++, 1}));
+    } else {
+      EXPECT_EQ(m->source, 2);
+      EXPECT_EQ(m->body, bytes({next2++}));
+    }
+  }
+  EXPECT_EQ(got, 100);
+  const dist::Traffic t0 = world.rank(0).traffic();
+  EXPECT_EQ(t0.msgs_received, 100u);
+  EXPECT_EQ(t0.bytes_received, 150u);
+  EXPECT_EQ(world.rank(1).traffic().bytes_sent, 100u);
+  EXPECT_EQ(world.rank(2).traffic().msgs_sent, 50u);
+  EXPECT_EQ(t0.msgs_sent, 0u);
+  EXPECT_THROW(world.rank(0).send(0, dist::Tag::Fin, {}), std::invalid_argument);
+  EXPECT_THROW(world.rank(0).send(3, dist::Tag::Fin, {}), std::invalid_argument);
+}
+
+TEST(LoopWire, HoldsAMessageForItsLatency) {
+  dist::LoopWorld world(2, 200ms);
+  world.rank(0).send(1, dist::Tag::Stop, bytes({7}));
+  EXPECT_FALSE(world.rank(1).receive(0us).has_value());  // 200 ms early
+  const std::optional<dist::Message> m = world.rank(1).receive(5s);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_EQ(m->body, bytes({7}));
+}
+
+TEST(DistCodec, RequestStatsAndBallotRoundTrip) {
+  Position pos;
+  ASSERT_EQ(pos.set_fen("r1bakab1r/9/1cn4cn/p1p1p1p1p/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB1R w"), "");
+  SearchOptions o;
+  o.limits.depth = 7;
+  o.limits.nodes = 12345;
+  o.algorithm = Algorithm::Mtdf;
+  o.exact = true;
+  o.features = profile_features("modern");
+  o.banned_root_moves = {MoveList(pos).moves[0], MoveList(pos).moves[3]};
+  dist::Writer w;
+  dist::put_request(w, 42, pos, o);
+  SearchStats s;
+  std::uint64_t v = 1;
+  for_each_counter(s, [&](const char*, auto& c) { c = decltype(c.load())(v++); });
+  dist::put_stats(w, s);
+  dist::put_ballot(w, {MoveList(pos).moves[2], -35, 9, {MoveList(pos).moves[2]}});
+  const std::vector<std::uint8_t> body = w.take();
+
+  dist::Reader r(body);
+  dist::Request q;
+  dist::get_request(r, q);
+  EXPECT_EQ(q.id, 42u);
+  EXPECT_EQ(q.pos.fen(), pos.fen());
+  EXPECT_EQ(q.pos.key(), pos.key());
+  EXPECT_EQ(q.options.limits.depth, 7);
+  EXPECT_EQ(q.options.limits.nodes, 12345u);
+  EXPECT_EQ(q.options.algorithm, Algorithm::Mtdf);
+  EXPECT_TRUE(q.options.exact);
+  EXPECT_EQ(profile_name(q.options.features), "modern");
+  EXPECT_EQ(q.options.banned_root_moves, o.banned_root_moves);
+  const SearchStats back = dist::get_stats(r);
+  int counters = 0;
+  v = 1;
+  for_each_counter(back, [&](const char* name, const auto& c) {
+    EXPECT_EQ(double(c.load()), double(v++)) << name;
+    ++counters;
+  });
+  EXPECT_EQ(counters, kSearchCounters);
+  const dist::Ballot b = dist::get_ballot(r);
+  EXPECT_EQ(b.move, MoveList(pos).moves[2]);
+  EXPECT_EQ(b.score, -35);
+  EXPECT_EQ(b.depth, 9);
+  EXPECT_EQ(b.pv.size(), 1u);
+  EXPECT_TRUE(r.done());
+  // A body cut short is a clear error, not a read past its end.
+  const std::vector<std::uint8_t> cut(body.begin(), body.begin() + 20);
+  dist::Reader short_reader(cut);
+  dist::Request ignored;
+  EXPECT_THROW(dist::get_request(short_reader, ignored), std::runtime_error);
+}
+
+TEST(DistOutboxes, KeepTheDeepestOffers) {
+  dist::Outboxes boxes(2, 3);
+  for (int d = 1; d <= 8; ++d) boxes.offer(0, Key(d), TTData{Move::none(), 0, 0, std::int8_t(d)});
+  boxes.offer(1, Key(99), TTData{Move::none(), 0, 0, 2});
+  EXPECT_EQ(boxes.offered(), 9u);
+  std::vector<dist::WireEntry> out;
+  boxes.collect(out);
+  ASSERT_EQ(out.size(), 4u);
+  std::vector<Key> keys;
+  for (const dist::WireEntry& e : out) keys.push_back(e.key);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<Key>{6, 7, 8, 99}));
+  out.clear();
+  boxes.collect(out);
+  EXPECT_TRUE(out.empty());
+}
+
+std::unique_ptr<Backend> cluster(int ranks, int threads, const std::string& scheme = "xor",
+                                 const std::string& exchange = "all") {
+  BackendConfig c;
+  c.hash = scheme;
+  c.threads = threads;
+  c.hash_mib = 4;
+  set_param(c, "ranks=" + std::to_string(ranks));
+  set_param(c, "exchange=" + exchange);
+  set_param(c, "share_depth=2");
+  return make_backend("mpi-lazy", c);
+}
+
+void expect_balanced(const SearchStats& s, const std::string& what) {
+  EXPECT_EQ(s.msgs_sent, s.msgs_received) << what;
+  EXPECT_EQ(s.bytes_sent, s.bytes_received) << what;
+}
+
+TEST(MpiLazy, ExactModeIsTheSerialValueAtOneToFourRanks) {
+  const std::vector<Position> ps = test::contract_positions(2);
+  const std::vector<Value>& expected = test::serial_values(ps, 4);
+  int searched = 0;
+  for (int ranks = 1; ranks <= 4; ++ranks)
+    for (int threads = 1; threads <= 2; ++threads) {
+      auto b = cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock", threads == 2 ? "ring" : "all");
+      Observer quiet;
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
+        const std::string what = std::to_string(ranks) + "x" + std::to_string(threads) + " " +
+                                 ps[i].fen();
+        EXPECT_EQ(r.score, expected[i]) << what;
+        EXPECT_EQ(r.depth, 4) << what;
+        expect_balanced(r.stats, what);
+        ++searched;
+      }
+    }
+  EXPECT_EQ(searched, 8 * int(ps.size()));
+}
+
+TEST(MpiLazy, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
+  BackendConfig c;
+  c.hash_mib = 4;
+  auto serial = make_backend("serial", c);
+  set_param(c, "ranks=1");
+  auto one = make_backend("mpi-lazy", c);
+  SearchOptions o;
+  o.limits.depth = 6;
+  Observer quiet;
+  int compared = 0;
+  for (const Position& p : test::contract_positions(1)) {
+    const SearchResult a = serial->search(p, o, quiet);
+    const SearchResult b = one->search(p, o, quiet);
+    EXPECT_EQ(a.stats.nodes, b.stats.nodes) << p.fen();
+    EXPECT_EQ(a.score, b.score) << p.fen();
+    EXPECT_EQ(a.best_move, b.best_move) << p.fen();
+    EXPECT_EQ(b.stats.msgs_sent, 0u);
+    ++compared;
+  }
+  EXPECT_GE(compared, 10);
+}
+
+TEST(MpiLazy, EveryShippedEntryReachesEveryOtherRank) {
+  for (int ranks : {2, 3}) {
+    auto b = cluster(ranks, 1);
+    SearchOptions o;
+    o.limits.depth = 8;
+    Observer quiet;
+    const SearchResult r = b->search(Position(), o, quiet);
+    EXPECT_GT(r.stats.entries_shipped, 0u);
+    EXPECT_GE(r.stats.entries_offered, r.stats.entries_shipped);
+    // exchange=all: each batch goes to the ranks - 1 others, and the drain
+    // lets every message arrive.
+    EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped * std::uint64_t(ranks - 1));
+    expect_balanced(r.stats, std::to_string(ranks) + " ranks");
+  }
+}
+
+TEST(MpiLazy, SharingOffShipsNothing) {
+  BackendConfig c;
+  c.hash_mib = 4;
+  set_param(c, "ranks=2");
+  set_param(c, "share_depth=0");
+  auto b = make_backend("mpi-lazy", c);
+  SearchOptions o;
+  o.limits.depth = 7;
+  Observer quiet;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_EQ(r.stats.entries_shipped, 0u);
+  EXPECT_EQ(r.stats.entries_received, 0u);
+  EXPECT_EQ(r.stats.msgs_sent, 5u);  // SEARCH, STOP, FIN both ways, RESULT
+  expect_balanced(r.stats, "sharing off");
+}
+
+TEST(MpiLazy, TheNodeLimitBindsEveryRank) {
+  auto b = cluster(3, 1);
+  SearchOptions o;
+  o.limits.nodes = 600000;
+  Observer quiet;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_GE(r.stats.nodes, o.limits.nodes);
+  // The other ranks report once per tick (1 ms): the overshoot is some
+  // ticks of their nodes, far below a second search's worth.
+  EXPECT_LT(r.stats.nodes, 2 * o.limits.nodes);
+  expect_balanced(r.stats, "node limit");
+}
+
+TEST(MpiLazy, StartStopCyclesAtTwoToFourRanksEndDrained) {
+  for (int ranks : {2, 3, 4}) {
+    auto b = cluster(ranks, 1);
+    int cycles = 0;
+    for (int i = 0; i < 200; ++i) {
+      SearchOptions o;  // no limit: only the stop ends it
+      Observer quiet;
+      SearchResult r;
+      std::atomic<bool> done{false};
+      std::thread t([&] {
+        r = b->search(Position(), o, quiet);
+        done.store(true);
+      });
+      std::this_thread::sleep_for(std::chrono::microseconds(200 * (i % 5)));
+      // A stop before the search has begun is a no-op: stop until it ends.
+      while (!done.load()) {
+        b->stop();
+        std::this_thread::sleep_for(100us);
+      }
+      t.join();
+      expect_balanced(r.stats, std::to_string(ranks) + " ranks, cycle " + std::to_string(i));
+      ++cycles;
+    }
+    EXPECT_EQ(cycles, 200);
+  }
+}
+
+TEST(MpiLazy, ClearBetweenSearchesRepeatsTheExactValue) {
+  auto b = cluster(2, 1);
+  Observer quiet;
+  const Position p;
+  const Value first = b->search(p, test::exact_options(5), quiet).score;
+  b->clear();
+  EXPECT_EQ(b->search(p, test::exact_options(5), quiet).score, first);
+  EXPECT_EQ(first, test::serial_values({p}, 5)[0]);
+}
+
+}  // namespace
+}  // namespace xq
