@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -14,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/usage_error.h"
+#include "parallel/dist/mpi_world.h"
 
 namespace {
 
@@ -70,7 +72,7 @@ std::string command_list(const std::vector<xq::cli::Command>& commands) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   xq::cli::invocation().assign(argv, argv + argc);
   CLI::App app{"xqlab: a laboratory for parallel alpha-beta search in Xiangqi", "xqlab"};
   app.require_subcommand(1);
@@ -106,4 +108,17 @@ int main(int argc, char** argv) {
   for (const auto& c : commands)
     if (c.app->parsed()) return run_command(c);
   return report("", usage, 2);
+}
+
+// Under mpirun every process runs this binary: rank 0 runs the command, the
+// other ranks serve the distributed backends it builds (parallel/dist/).
+int main(int argc, char** argv) {
+  std::optional<xq::dist::MpiSession> mpi;
+  try {
+    mpi.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    return report("", e.what(), 2);
+  }
+  if (mpi->serving()) return mpi->serve();
+  return run(argc, argv);
 }

@@ -16,7 +16,9 @@
 // main thread's, or with best_thread=vote (searches without a depth limit,
 // outside exact mode) the thread a vote over every rank picks.
 //
-// The wire (parallel/dist/transport.h) is the loop wire here: ranks as
+// The wire (parallel/dist/transport.h, param `wire`) is MPI when this
+// process is rank 0 of a world that mpirun started (ranks 1..R-1 serve the
+// backend: parallel/dist/mpi_world.h), or else the loop wire: ranks as
 // thread groups of this process, each with its own table, so that the
 // protocol runs, and is tested, in every build. Ranks wait for messages on
 // the wire, never by spinning: a rank's wire thread wakes once per tick.
@@ -32,6 +34,7 @@
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
 #include "parallel/dist/loop.h"
+#include "parallel/dist/mpi_world.h"
 #include "parallel/dist/rank.h"
 #include "parallel/shared/lazysmp.h"
 #include "parallel/shared/root_threads.h"
@@ -64,6 +67,7 @@ struct ClusterParams {
   bool ring = false;
   std::chrono::microseconds tick{1000};
   std::chrono::microseconds latency{0};
+  bool mpi = false;  // the MPI world's ranks, not the loop wire's
 
   explicit ClusterParams(const BackendConfig& c)
       : ranks(int(c.param("ranks"))),
@@ -75,7 +79,9 @@ struct ClusterParams {
         batch(int(c.param("share_batch"))),
         ring(c.param("exchange") == 1),
         tick(c.param("tick_us")),
-        latency(c.param("latency_us")) {}
+        latency(c.param("latency_us")),
+        mpi(c.param("wire") == 2 ||
+            (c.param("wire") == 0 && dist::mpi_world() && dist::mpi_world()->size() > 1)) {}
   bool sharing() const { return ranks > 1 && share_depth > 0; }
 };
 
@@ -198,12 +204,14 @@ class Rank {
     return v;
   }
 
-  // Another rank: serves searches until rank 0 says Quit.
-  void serve() {
+  // Another rank: serves searches until rank 0 says Quit (returns false)
+  // or Shutdown (rank 0 is leaving: returns true).
+  bool serve() {
     for (;;) {
       std::optional<dist::Message> m = wire_.receive(std::chrono::milliseconds(100));
       if (!m) continue;
-      if (m->tag == Tag::Quit) return;
+      if (m->tag == Tag::Quit) return false;
+      if (m->tag == Tag::Shutdown) return true;
       if (m->tag == Tag::Clear) {
         clear();
       } else if (m->tag == Tag::Search) {
@@ -461,35 +469,26 @@ class MpiLazyBackend final : public BackendBase<dist::ShippingTable<Table>> {
   explicit MpiLazyBackend(const BackendConfig& c)
       : Base(c, TableMemory::Private, /*extra_slots=*/1), p_(c) {
     this->require_thread_slots(c.threads + 1);
-    world_ = std::make_unique<dist::LoopWorld>(p_.ranks, p_.latency);
-    // The other ranks: a table and a rank each, serving on a thread.
-    for (int r = 1; r < p_.ranks; ++r) {
-      tables_.push_back(std::make_unique<Tt>());
-      configure_table(*tables_.back(), c, c.threads + 1);
-      servers_.push_back(std::make_unique<Rank<Table>>(p_, world_->rank(r), *tables_.back()));
+    if (p_.mpi) {
+      start_mpi_ranks(c);
+    } else {
+      world_ = std::make_unique<dist::LoopWorld>(p_.ranks, p_.latency);
+      wire_ = &world_->rank(0);
+      start_loop_ranks(c);
     }
-    for (int r = 1; r < p_.ranks; ++r) {
-      Rank<Table>& server = *servers_[std::size_t(r - 1)];
-      serving_.emplace_back([&server, r] {
-        try {
-          server.serve();
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "xqlab: mpi-lazy rank %d stopped serving: %s\n", r, e.what());
-        }
-      });
-    }
-    root_ = std::make_unique<Rank<Table>>(p_, world_->rank(0), this->tt_);
+    root_ = std::make_unique<Rank<Table>>(p_, *wire_, this->tt_);
   }
   ~MpiLazyBackend() override {
     root_.reset();
-    for (int r = 1; r < p_.ranks; ++r) world_->rank(0).send(r, Tag::Quit, {});
+    for (int r = 1; r < p_.ranks; ++r) wire_->send(r, Tag::Quit, {});
     for (std::thread& t : serving_) t.join();
+    if (p_.mpi) dist::release_mpi_ranks();
   }
 
   std::string_view name() const override { return "mpi-lazy"; }
   void clear() override {
     root_->clear();
-    for (int r = 1; r < p_.ranks; ++r) world_->rank(0).send(r, Tag::Clear, {});
+    for (int r = 1; r < p_.ranks; ++r) wire_->send(r, Tag::Clear, {});
   }
 
  protected:
@@ -531,8 +530,49 @@ class MpiLazyBackend final : public BackendBase<dist::ShippingTable<Table>> {
     SearchStats sum() const { return b.root_->stats(); }
   };
 
+  // The loop wire's other ranks: a table and a rank each, serving on a
+  // thread of this process.
+  void start_loop_ranks(const BackendConfig& c) {
+    for (int r = 1; r < p_.ranks; ++r) {
+      tables_.push_back(std::make_unique<Tt>());
+      configure_table(*tables_.back(), c, c.threads + 1);
+      servers_.push_back(std::make_unique<Rank<Table>>(p_, world_->rank(r), *tables_.back()));
+    }
+    for (int r = 1; r < p_.ranks; ++r) {
+      Rank<Table>& server = *servers_[std::size_t(r - 1)];
+      serving_.emplace_back([&server, r] {
+        try {
+          server.serve();
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "xqlab: mpi-lazy rank %d stopped serving: %s\n", r, e.what());
+        }
+      });
+    }
+  }
+
+  // The MPI world's ranks 1..R-1 serve this backend (mpi_world.cpp's loop).
+  void start_mpi_ranks(const BackendConfig& c) {
+    wire_ = dist::mpi_world();
+    if (!wire_)
+      throw std::invalid_argument(
+          dist::mpi_built()
+              ? "mpi-lazy: wire=mpi needs ranks started by mpirun (mpirun -np R xqlab ...)"
+              : "mpi-lazy: wire=mpi: this xqlab was built without MPI (configure with "
+                "-DXQLAB_MPI=ON)");
+    if (wire_->size() < p_.ranks)
+      throw std::invalid_argument("mpi-lazy: ranks=" + std::to_string(p_.ranks) +
+                                  " but mpirun started " + std::to_string(wire_->size()) +
+                                  " processes");
+    dist::claim_mpi_ranks("mpi-lazy");
+    Writer w;
+    dist::put_config(w, "mpi-lazy", c);
+    const std::vector<std::uint8_t> body = w.take();
+    for (int r = 1; r < p_.ranks; ++r) wire_->send(r, Tag::Config, body);
+  }
+
   const ClusterParams p_;
   std::uint64_t search_id_ = 0;
+  dist::Transport* wire_ = nullptr;
   std::unique_ptr<dist::LoopWorld> world_;
   std::vector<std::unique_ptr<Tt>> tables_;
   std::vector<std::unique_ptr<Rank<Table>>> servers_;
@@ -541,6 +581,22 @@ class MpiLazyBackend final : public BackendBase<dist::ShippingTable<Table>> {
 };
 
 }  // namespace
+
+// The distributed backends a rank other than 0 can serve (MPI).
+bool dist::serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire) {
+  if (backend != "mpi-lazy")
+    throw std::runtime_error("rank " + std::to_string(wire.rank()) + " cannot serve backend '" +
+                             std::string(backend) + "'");
+  validate_config(c);
+  return visit_scheme(c.hash, [&](auto tag) {
+    using Table = typename decltype(tag)::type;
+    dist::ShippingTable<Table> table;
+    configure_table(table, c, c.threads + 1);
+    const ClusterParams p(c);
+    Rank<Table> rank(p, wire, table);
+    return rank.serve();
+  });
+}
 
 // The registry's entry (parallel/registry.cpp): every scheme.
 extern const BackendInfo kMpiLazyBackend = {
@@ -560,7 +616,9 @@ extern const BackendInfo kMpiLazyBackend = {
              1, {"all", "ring"}, 0},
             {"tick_us", "microseconds between two shipments of a rank", 50, 1000000, {}, 1000},
             {"latency_us", "loop wire: microseconds a message takes to arrive", 0, 1000000, {}, 0,
-             /*tuned=*/false}};
+             /*tuned=*/false},
+            {"wire", "the ranks' wire: MPI under mpirun, else in-process (auto), or either",
+             0, 2, {"auto", "loop", "mpi"}, 0, /*tuned=*/false}};
         const std::vector<ParamSpec>& lazy = kLazySmpBackend.params();
         v.insert(v.end(), lazy.begin(), lazy.end());
         return v;

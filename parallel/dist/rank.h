@@ -14,6 +14,7 @@
 
 #include "board/position.h"
 #include "hashing/entry.h"
+#include "parallel/backend.h"
 #include "parallel/dist/transport.h"
 #include "search/options.h"
 #include "search/result.h"
@@ -180,6 +181,33 @@ inline Ballot get_ballot(Reader& r) {
   for (Move& m : b.pv) m = Move::from_raw(r.get<std::uint16_t>());
   return b;
 }
+
+// A backend's configuration, for the ranks that serve it (MPI).
+inline void put_config(Writer& w, std::string_view backend, const BackendConfig& c) {
+  w.put_string(std::string(backend)).put_string(c.hash).put(std::int32_t(c.threads));
+  w.put(std::uint64_t(c.hash_mib)).put(std::uint64_t(c.hash_bytes)).put(c.replacement);
+  w.put(std::uint16_t(c.params.size()));
+  for (const auto& [name, value] : c.params) w.put_string(name).put(value);
+}
+inline std::string get_config(Reader& r, BackendConfig& c) {
+  std::string backend = r.get_string();
+  c.hash = r.get_string();
+  c.threads = r.get<std::int32_t>();
+  c.hash_mib = std::size_t(r.get<std::uint64_t>());
+  c.hash_bytes = std::size_t(r.get<std::uint64_t>());
+  c.replacement = r.get<Replacement>();
+  c.params.resize(r.get<std::uint16_t>());
+  for (auto& [name, value] : c.params) {
+    name = r.get_string();
+    value = r.get<std::int64_t>();
+  }
+  return backend;
+}
+
+// A rank other than 0 serving one backend over `wire` until rank 0 sends
+// Quit (returns false) or Shutdown (rank 0 is leaving: returns true). Each
+// distributed backend's file names itself there.
+bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire);
 
 // The stats' wire counters from a rank's traffic over one search.
 inline void add_traffic(SearchStats& s, const Traffic& t) {

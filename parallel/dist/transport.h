@@ -32,7 +32,9 @@ enum class Tag : std::uint8_t {
   Fin,         // any -> any: the sender sends nothing more in this search
   Result,      // a rank -> rank 0: its threads' ballots and counters
   Clear,       // rank 0 -> every rank: forget the table and heuristics
-  Quit,        // rank 0 -> every rank: leave the serve loop
+  Quit,        // rank 0 -> every rank: the backend is gone, leave its serve loop
+  Config,      // rank 0 -> a rank (MPI): serve this backend (rank.h's codec)
+  Shutdown,    // rank 0 -> every rank (MPI): rank 0 is leaving, leave too
 };
 
 struct Message {
@@ -98,8 +100,16 @@ class Writer {
   template <class T>
   Writer& put(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    std::memcpy(bytes_.data() + at, &v, sizeof(T));
+    return *this;
+  }
+  Writer& put_string(const std::string& text) {
+    put(std::uint16_t(text.size()));
+    const std::size_t at = bytes_.size();
+    bytes_.resize(at + text.size());
+    if (!text.empty()) std::memcpy(bytes_.data() + at, text.data(), text.size());
     return *this;
   }
   std::vector<std::uint8_t> take() { return std::move(bytes_); }
@@ -122,6 +132,15 @@ class Reader {
     std::memcpy(&v, bytes_.data() + at_, sizeof(T));
     at_ += sizeof(T);
     return v;
+  }
+  std::string get_string() {
+    const auto n = get<std::uint16_t>();
+    if (bytes_.size() - at_ < n)
+      throw std::runtime_error("malformed message: a string of " + std::to_string(n) +
+                               " bytes runs past the end");
+    std::string s(bytes_.begin() + std::ptrdiff_t(at_), bytes_.begin() + std::ptrdiff_t(at_ + n));
+    at_ += n;
+    return s;
   }
   bool done() const { return at_ == bytes_.size(); }
 

@@ -1,0 +1,205 @@
+// The MPI wire over Open MPI (built when CMake found it: XQLAB_HAVE_MPI) and
+// the serve loop of the ranks other than 0. Every MPI call goes through one
+// mutex, so MPI_THREAD_SERIALIZED suffices (MULTIPLE is asked for). Sends are
+// non-blocking, their buffers kept until MPI reports them done, so two ranks
+// shipping to each other never wait on each other; receives poll (Debian's
+// Open MPI makes no asynchronous progress, and a rank blocked inside MPI
+// would spin a core that the 2-core machines here need for searching).
+#include "parallel/dist/mpi_world.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "parallel/dist/rank.h"
+
+#if defined(XQLAB_HAVE_MPI)
+#include <mpi.h>
+#endif
+
+namespace xq::dist {
+namespace {
+
+std::atomic<bool> g_claimed{false};
+
+// Whether mpirun / mpiexec started this process (Open MPI, or a PMI launcher).
+bool launched_by_mpirun() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr;
+}
+
+}  // namespace
+
+void claim_mpi_ranks(const char* backend) {
+  if (g_claimed.exchange(true))
+    throw std::invalid_argument(std::string(backend) +
+                                ": the MPI ranks already serve another backend (one at a time)");
+}
+void release_mpi_ranks() { g_claimed.store(false); }
+
+#if defined(XQLAB_HAVE_MPI)
+
+namespace {
+
+class MpiWire final : public Transport {
+ public:
+  MpiWire() {
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+  }
+  ~MpiWire() override {
+    drain_sends();
+    MPI_Comm_free(&comm_);
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+
+  void send(int dest, Tag tag, std::vector<std::uint8_t> body) override {
+    if (dest < 0 || dest >= size_ || dest == rank_)
+      throw std::invalid_argument("mpi wire: rank " + std::to_string(rank_) +
+                                  " cannot send to rank " + std::to_string(dest));
+    count_sent(body.size());
+    std::lock_guard lock(mutex_);
+    pending_.push_back({MPI_REQUEST_NULL, std::move(body)});
+    Pending& p = pending_.back();
+    MPI_Isend(p.body.data(), int(p.body.size()), MPI_BYTE, dest, int(tag), comm_, &p.request);
+    progress_sends();
+  }
+
+  std::optional<Message> receive(std::chrono::microseconds wait) override {
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    for (;;) {
+      {
+        std::lock_guard lock(mutex_);
+        progress_sends();
+        int found = 0;
+        MPI_Message handle;
+        MPI_Status status;
+        MPI_Improbe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_, &found, &handle, &status);
+        if (found) {
+          int count = 0;
+          MPI_Get_count(&status, MPI_BYTE, &count);
+          Message m;
+          m.source = status.MPI_SOURCE;
+          m.tag = Tag(status.MPI_TAG);
+          m.body.resize(std::size_t(count));
+          MPI_Mrecv(m.body.data(), count, MPI_BYTE, &handle, MPI_STATUS_IGNORE);
+          count_received(m.body.size());
+          return m;
+        }
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) return std::nullopt;
+      std::this_thread::sleep_for(
+          std::min<std::chrono::steady_clock::duration>(deadline - now, std::chrono::microseconds(100)));
+    }
+  }
+
+  // Waits until every send has completed (before MPI_Finalize).
+  void drain_sends() {
+    for (;;) {
+      {
+        std::lock_guard lock(mutex_);
+        progress_sends();
+        if (pending_.empty()) return;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+  }
+
+ private:
+  struct Pending {
+    MPI_Request request;
+    std::vector<std::uint8_t> body;
+  };
+  // Frees the buffers of completed sends (caller holds mutex_).
+  void progress_sends() {
+    while (!pending_.empty()) {
+      int done = 0;
+      MPI_Test(&pending_.front().request, &done, MPI_STATUS_IGNORE);
+      if (!done) return;
+      pending_.pop_front();
+    }
+  }
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1;
+  std::mutex mutex_;
+  std::deque<Pending> pending_;  // guarded by mutex_; a deque keeps buffers in place
+};
+
+std::unique_ptr<MpiWire> g_wire;
+
+}  // namespace
+
+bool mpi_built() { return true; }
+Transport* mpi_world() { return g_wire.get(); }
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  if (!launched_by_mpirun()) return;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    throw std::runtime_error("MPI gives thread level " + std::to_string(provided) +
+                             ", the wire needs MPI_THREAD_SERIALIZED or more");
+  }
+  g_wire = std::make_unique<MpiWire>();
+}
+
+MpiSession::~MpiSession() {
+  if (!g_wire) return;
+  if (g_wire->rank() == 0)
+    for (int r = 1; r < g_wire->size(); ++r) g_wire->send(r, Tag::Shutdown, {});
+  g_wire.reset();
+  MPI_Finalize();
+}
+
+bool MpiSession::serving() const { return g_wire && g_wire->rank() != 0; }
+
+int MpiSession::serve() {
+  for (;;) {
+    std::optional<Message> m = g_wire->receive(std::chrono::milliseconds(100));
+    if (!m) continue;
+    if (m->tag == Tag::Shutdown) return 0;
+    if (m->tag != Tag::Config) continue;  // late traffic of a backend gone: dropped
+    try {
+      Reader r(m->body);
+      BackendConfig c;
+      const std::string backend = get_config(r, c);
+      if (serve_backend(backend, c, *g_wire)) return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "xqlab: rank %d: %s\n", g_wire->rank(), e.what());
+      return 1;
+    }
+  }
+}
+
+#else  // no MPI in this build
+
+bool mpi_built() { return false; }
+Transport* mpi_world() { return nullptr; }
+MpiSession::MpiSession(int&, char**&) {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (!size) size = std::getenv("PMI_SIZE");
+  if (size && std::atoi(size) > 1)
+    throw std::runtime_error(std::string("this xqlab was built without MPI, so the ") + size +
+                             " processes mpirun started would each run the command: configure "
+                             "with -DXQLAB_MPI=ON");
+}
+MpiSession::~MpiSession() = default;
+bool MpiSession::serving() const { return false; }
+int MpiSession::serve() { return 0; }
+
+#endif
+
+}  // namespace xq::dist
