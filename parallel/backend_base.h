@@ -60,6 +60,7 @@ class BackendBase : public Backend {
       r = run_search(shared, observer);
     }
     r.stats = thread_stats();
+    r.ranks = rank_figures();
     r.stats.tt_torn = tt_.counters().torn_detected - active.torn_before();
     return r;
   }
@@ -74,6 +75,8 @@ class BackendBase : public Backend {
   virtual void end_search() noexcept {}
   // The counters summed over every thread (called after end_search()).
   virtual SearchStats thread_stats() const = 0;
+  // A distributed backend's ranks (called after end_search()).
+  virtual std::vector<RankFigures> rank_figures() const { return {}; }
 
   // Thread ids index the table's per-thread slots without a check on the hot
   // path, so a backend states here, once, how many threads it runs.

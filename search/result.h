@@ -192,6 +192,12 @@ void for_each_counter(Stats& s, F&& f) {
 inline constexpr int kSearchCounters = 59;
 static_assert(sizeof(SearchStats) == kSearchCounters * 8, "XQ_SEARCH_COUNTERS misses a counter");
 
+// One rank of a distributed search (parallel/dist/): its nodes and what it
+// sent and received over the wire, message bodies only.
+struct RankFigures {
+  std::uint64_t nodes = 0, msgs_sent = 0, bytes_sent = 0, msgs_received = 0, bytes_received = 0;
+};
+
 struct SearchResult {
   Move best_move;
   Value score = 0;
@@ -206,6 +212,8 @@ struct SearchResult {
   double seconds = 0;
   bool stopped = false;         // a limit or stop request ended the search early
   int hashfull = -1;            // table fill in permille after the iteration; -1 unknown
+  // A distributed backend's ranks, rank 0 first (empty for the others).
+  std::vector<RankFigures> ranks;
   // Moves to mate as UCI's "score mate N": positive when the side to move
   // mates, negative when it is mated; empty when no mate is proven.
   std::optional<int> mate() const;

@@ -81,6 +81,16 @@ void to_json(Json& j, const SearchResult& r) {
   j["nps"] = r.nps();
   j["stopped"] = r.stopped;
   j.update(Json(r.stats));
+  if (!r.ranks.empty()) {
+    Json ranks = Json::array();
+    for (const RankFigures& f : r.ranks)
+      ranks.push_back(Json{{"nodes", f.nodes},
+                           {"msgs_sent", f.msgs_sent},
+                           {"bytes_sent", f.bytes_sent},
+                           {"msgs_received", f.msgs_received},
+                           {"bytes_received", f.bytes_received}});
+    j["ranks"] = ranks;
+  }
 }
 
 void to_json(Json& j, const StressResult& r) {

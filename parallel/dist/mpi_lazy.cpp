@@ -196,6 +196,18 @@ class Rank {
       if (r) s += r->stats;
     return s;
   }
+  // Each rank's nodes and traffic in the finished search, rank 0 first.
+  std::vector<RankFigures> figures() const {
+    const auto of = [](const SearchStats& s) {
+      return RankFigures{s.nodes, s.msgs_sent, s.bytes_sent, s.msgs_received, s.bytes_received};
+    };
+    SearchStats own = local_stats();
+    dist::add_traffic(own, traffic_);
+    std::vector<RankFigures> v = {of(own)};
+    for (std::size_t r = 1; r < reports_.size(); ++r)
+      v.push_back(reports_[r] ? of(reports_[r]->stats) : RankFigures{});
+    return v;
+  }
   // Every thread's ballot, rank by rank (rank 0's thread 0 first).
   std::vector<dist::Ballot> ballots() const {
     std::vector<dist::Ballot> v = local_ballots();
@@ -218,6 +230,10 @@ class Rank {
         Reader r(m->body);
         dist::get_request(r, request_);
         serve_search();
+      } else if (m->body.size() >= sizeof(std::uint64_t) && Reader(m->body).get<std::uint64_t>() > id_) {
+        // Another rank's message of the next search, which reached this
+        // rank before rank 0's SEARCH did (only each pair keeps its order).
+        early_.push_back(std::move(*m));
       }
       // Anything else is late traffic of an ended search: counted, dropped.
     }
@@ -317,6 +333,9 @@ class Rank {
     int fins = 0, results = 0;
     Clock::time_point next_tick = Clock::now() + p_.tick, give_up{};
     std::vector<dist::WireEntry> batch;
+    for (dist::Message& m : early_)
+      if (Reader(m.body).get<std::uint64_t>() == id_) handle(m, fin_sent, stop_seen, fins, results);
+    early_.clear();
     for (;;) {
       if (!fin_sent && (root ? ending_.load(std::memory_order_relaxed) : stop_seen)) {
         boxes_offered_ = boxes_.offered();
@@ -387,6 +406,11 @@ class Rank {
   }
 
   void handle(const dist::Message& m, bool fin_sent, bool& stop_seen, int& fins, int& results) {
+    if (m.tag != Tag::Entries && m.tag != Tag::Progress && m.tag != Tag::Fin &&
+        m.tag != Tag::Stop && m.tag != Tag::Result)
+      throw std::runtime_error("mpi-lazy: rank " + std::to_string(rank()) +
+                               " received message tag " + std::to_string(int(m.tag)) +
+                               " from rank " + std::to_string(m.source) + " during a search");
     Reader r(m.body);
     const auto id = r.get<std::uint64_t>();
     switch (m.tag) {
@@ -445,6 +469,7 @@ class Rank {
   std::optional<Search<Tt, RankHooks<Table>>> search_;
   SearchShared* shared_ = nullptr;
   dist::Request request_;  // another rank: the search it serves
+  std::vector<dist::Message> early_;  // another rank: messages ahead of their SEARCH
   std::uint64_t id_ = 0;
   bool running_ = false;  // the caller's thread only
   std::atomic<bool> done_{false};    // the rank's threads stop
@@ -522,6 +547,7 @@ class MpiLazyBackend final : public BackendBase<dist::ShippingTable<Table>> {
 
   void end_search() noexcept override { root_->finish_quietly(); }
   SearchStats thread_stats() const override { return root_->stats(); }
+  std::vector<RankFigures> rank_figures() const override { return root_->figures(); }
 
  private:
   struct Helpers {

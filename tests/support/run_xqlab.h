@@ -70,6 +70,9 @@ struct RunLimits {
   int interrupt_lines = 1;
   // The program's standard input (a protocol session); empty: /dev/null.
   std::string input;
+  // The program run, when not xqlab itself (a launcher such as mpiexec,
+  // given xqlab among its arguments).
+  std::string program;
 };
 
 // With interrupt_after_first_line: whether the program has written what the
@@ -95,7 +98,8 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
                            std::to_string(counter++);
   const std::string out_path = base + ".out", err_path = base + ".err", in_path = base + ".in";
   if (!limits.input.empty()) std::ofstream(in_path, std::ios::binary) << limits.input;
-  std::vector<std::string> argv_s{XQLAB_BINARY};
+  std::vector<std::string> argv_s{limits.program.empty() ? std::string(XQLAB_BINARY)
+                                                         : limits.program};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());

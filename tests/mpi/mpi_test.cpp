@@ -1,0 +1,269 @@
+// mpi-lazy over the MPI wire. Two kinds of test in one binary:
+//  * MpiWorld.*: run by ctest under `mpiexec -n N` (N = 2, 3, 4): rank 0
+//    runs GoogleTest, the other ranks serve the backends it builds, as
+//    xqlab's own ranks do. Exact mode returns the serial value at 1..N
+//    ranks x 1-2 threads, one rank is the serial search node for node,
+//    every search ends drained (sent = received, rank by rank), 200
+//    start/stop cycles end, and bad requests are refused in one line.
+//  * MpiLaunch.*: run as a plain process; they start `mpiexec ... xqlab` and
+//    check what a user sees: the wire's counters against Open MPI's own
+//    message monitoring, the engine under mpirun, and clear errors.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "parallel/backend.h"
+#include "parallel/dist/mpi_world.h"
+#include "parallel/params.h"
+#include "tests/parallel/exact_grid.h"
+#include "tests/support/run_xqlab.h"
+
+namespace xq {
+namespace {
+
+using namespace std::chrono_literals;
+
+int world_size() { return dist::mpi_world() ? dist::mpi_world()->size() : 0; }
+
+std::unique_ptr<Backend> on_mpi(int ranks, int threads, const std::string& scheme = "xor") {
+  BackendConfig c;
+  c.hash = scheme;
+  c.threads = threads;
+  c.hash_mib = 4;
+  set_param(c, "wire=mpi");
+  set_param(c, "ranks=" + std::to_string(ranks));
+  set_param(c, "share_depth=2");
+  return make_backend("mpi-lazy", c);
+}
+
+// Sent = received over the whole search, and every rank reported.
+void expect_drained(const SearchResult& r, int ranks, const std::string& what) {
+  EXPECT_EQ(r.stats.msgs_sent, r.stats.msgs_received) << what;
+  EXPECT_EQ(r.stats.bytes_sent, r.stats.bytes_received) << what;
+  ASSERT_EQ(int(r.ranks.size()), ranks) << what;
+  std::uint64_t nodes = 0;
+  for (const RankFigures& f : r.ranks) nodes += f.nodes;
+  EXPECT_EQ(nodes, r.stats.nodes) << what;
+}
+
+class MpiWorld : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (world_size() < 2) GTEST_SKIP() << "not started by mpiexec with 2 or more ranks";
+  }
+};
+
+TEST_F(MpiWorld, ExactModeIsTheSerialValueAtEveryRankCount) {
+  std::vector<Position> ps = test::contract_positions(2);
+  ps.erase(ps.begin() + 4, ps.end() - 2);  // four openings, two random positions
+  const std::vector<Value>& expected = test::serial_values(ps, 4);
+  int searched = 0;
+  for (int ranks = 1; ranks <= world_size(); ++ranks)
+    for (int threads = 1; threads <= 2; ++threads) {
+      auto b = on_mpi(ranks, threads, threads == 1 ? "xor" : "spinlock");
+      Observer quiet;
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
+        const std::string what =
+            std::to_string(ranks) + "x" + std::to_string(threads) + " " + ps[i].fen();
+        EXPECT_EQ(r.score, expected[i]) << what;
+        EXPECT_EQ(r.depth, 4) << what;
+        expect_drained(r, ranks, what);
+        ++searched;
+      }
+    }
+  EXPECT_EQ(searched, world_size() * 2 * int(ps.size()));
+}
+
+TEST_F(MpiWorld, OneRankIsTheSerialSearchNodeForNode) {
+  BackendConfig c;
+  c.hash_mib = 4;
+  auto serial = make_backend("serial", c);
+  auto one = on_mpi(1, 1);
+  SearchOptions o;
+  o.limits.depth = 6;
+  Observer quiet;
+  int compared = 0;
+  for (const Position& p : test::contract_positions(1)) {
+    const SearchResult a = serial->search(p, o, quiet);
+    const SearchResult b = one->search(p, o, quiet);
+    EXPECT_EQ(a.stats.nodes, b.stats.nodes) << p.fen();
+    EXPECT_EQ(a.best_move, b.best_move) << p.fen();
+    EXPECT_EQ(a.score, b.score) << p.fen();
+    ++compared;
+  }
+  EXPECT_GE(compared, 10);
+}
+
+TEST_F(MpiWorld, EntriesReachEveryOtherRankAndTheNodeLimitBindsAll) {
+  const int ranks = world_size();
+  auto b = on_mpi(ranks, 1);
+  SearchOptions o;
+  o.limits.depth = 8;
+  Observer quiet;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_GT(r.stats.entries_shipped, 0u);
+  EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped * std::uint64_t(ranks - 1));
+  expect_drained(r, ranks, "depth 8");
+  for (const RankFigures& f : r.ranks) EXPECT_GT(f.nodes, 0u) << "every rank searched";
+  SearchOptions n;
+  n.limits.nodes = 400000;
+  const SearchResult limited = b->search(Position(), n, quiet);
+  EXPECT_TRUE(limited.stopped);
+  EXPECT_GE(limited.stats.nodes, n.limits.nodes);
+  EXPECT_LT(limited.stats.nodes, 3 * n.limits.nodes);
+  expect_drained(limited, ranks, "node limit");
+}
+
+TEST_F(MpiWorld, TwoHundredStartStopCyclesEndDrained) {
+  const int ranks = world_size();
+  auto b = on_mpi(ranks, 1);
+  int cycles = 0;
+  for (int i = 0; i < 200; ++i) {
+    SearchOptions o;  // no limit: only the stop ends it
+    Observer quiet;
+    SearchResult r;
+    std::atomic<bool> done{false};
+    std::thread t([&] {
+      r = b->search(Position(), o, quiet);
+      done.store(true);
+    });
+    std::this_thread::sleep_for(std::chrono::microseconds(300 * (i % 4)));
+    while (!done.load()) {
+      b->stop();
+      std::this_thread::sleep_for(100us);
+    }
+    t.join();
+    expect_drained(r, ranks, "cycle " + std::to_string(i));
+    ++cycles;
+  }
+  EXPECT_EQ(cycles, 200);
+}
+
+TEST_F(MpiWorld, BadRequestsAreRefusedInOneLine) {
+  try {
+    on_mpi(world_size() + 1, 1);
+    ADD_FAILURE() << "more ranks than mpiexec started were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "mpi-lazy: ranks=" + std::to_string(world_size() + 1) +
+                                         " but mpirun started " + std::to_string(world_size()) +
+                                         " processes");
+  }
+  auto first = on_mpi(2, 1);
+  try {
+    on_mpi(2, 1);
+    ADD_FAILURE() << "two backends were given the same ranks";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "mpi-lazy: the MPI ranks already serve another backend (one at a time)");
+  }
+  // The first still works.
+  Observer quiet;
+  const SearchResult r = first->search(Position(), test::exact_options(3), quiet);
+  EXPECT_EQ(r.depth, 3);
+  expect_drained(r, 2, "after the refusals");
+}
+
+// ---------------------------------------------------------------- launched
+
+std::string mpiexec() { return XQLAB_MPIEXEC; }
+
+// Runs `mpiexec -n N [flags] xqlab ARGS` (run_xqlab runs xqlab itself, so
+// the launcher goes through a shell-free exec of mpiexec with xqlab after it).
+test::XqlabRun launch(int n, const std::vector<std::string>& flags,
+                      const std::vector<std::string>& args, test::RunLimits limits = {}) {
+  std::vector<std::string> all = {"-n", std::to_string(n), "--oversubscribe"};
+  all.insert(all.end(), flags.begin(), flags.end());
+  all.push_back(XQLAB_BINARY);
+  all.insert(all.end(), args.begin(), args.end());
+  limits.program = mpiexec();
+  return test::run_xqlab(all, limits);
+}
+
+// "E<TAB>src<TAB>dst<TAB>N bytes<TAB>M msgs sent..." lines of Open MPI's
+// monitoring (user point-to-point messages), summed per sender.
+struct Sent {
+  std::uint64_t bytes = 0, msgs = 0;
+};
+std::map<int, Sent> monitored_sends(const std::string& out) {
+  std::map<int, Sent> sent;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("E\t", 0) != 0) continue;
+    std::istringstream f(line.substr(2));
+    int src = 0, dst = 0;
+    std::uint64_t bytes = 0, msgs = 0;
+    std::string word;
+    f >> src >> dst >> bytes >> word >> msgs;
+    sent[src].bytes += bytes;
+    sent[src].msgs += msgs;
+  }
+  return sent;
+}
+
+TEST(MpiLaunch, TheWiresCountersAgreeWithOpenMpisMonitoring) {
+  for (int n : {2, 3}) {
+    const test::XqlabRun r = launch(
+        n, {"--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "1"},
+        {"search", "--fen", "startpos", "--depth", "7", "--backend", "mpi-lazy", "--param",
+         "ranks=" + std::to_string(n), "--json"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string first_line = r.out.substr(0, r.out.find('\n'));
+    const nlohmann::json j = nlohmann::json::parse(first_line);
+    ASSERT_EQ(j.at("ranks").size(), std::size_t(n));
+    const std::map<int, Sent> sent = monitored_sends(r.out);
+    int checked = 0;
+    // Ranks 1..n-1 send only inside the search: every message the monitor
+    // saw is in their counters. Rank 0 also sent the backend's
+    // configuration, its Quit and the session's Shutdown to each.
+    for (int rank = 1; rank < n; ++rank) {
+      const nlohmann::json& f = j.at("ranks").at(std::size_t(rank));
+      ASSERT_TRUE(sent.count(rank)) << r.out;
+      EXPECT_EQ(sent.at(rank).msgs, f.at("msgs_sent").get<std::uint64_t>()) << "rank " << rank;
+      EXPECT_EQ(sent.at(rank).bytes, f.at("bytes_sent").get<std::uint64_t>()) << "rank " << rank;
+      ++checked;
+    }
+    EXPECT_EQ(sent.at(0).msgs,
+              j.at("ranks").at(0).at("msgs_sent").get<std::uint64_t>() + 3u * std::uint64_t(n - 1));
+    EXPECT_EQ(j.at("msgs_sent"), j.at("msgs_received"));
+    EXPECT_EQ(checked, n - 1);
+  }
+}
+
+TEST(MpiLaunch, TheEngineSpeaksUciFromRankZero) {
+  test::RunLimits limits;
+  limits.input =
+      "uci\nsetoption name Backend value mpi-lazy\nisready\nposition startpos\ngo depth 6\n";
+  const test::XqlabRun r = launch(2, {}, {"engine"}, limits);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("uciok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bestmove "), std::string::npos) << r.out;
+  // Only rank 0 prints: one uciok.
+  EXPECT_EQ(r.out.find("uciok"), r.out.rfind("uciok")) << r.out;
+}
+
+TEST(MpiLaunch, WireMpiWithoutMpirunIsOneLine) {
+  const test::XqlabRun r =
+      test::xqlab({"search", "--fen", "startpos", "--depth", "3", "--backend", "mpi-lazy",
+                   "--param", "wire=mpi"});
+  test::expect_one_line_error(r, "wire=mpi without mpirun");
+  EXPECT_NE(r.err.find("mpirun"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace xq
+
+int main(int argc, char** argv) {
+  xq::dist::MpiSession mpi(argc, argv);
+  if (mpi.serving()) return mpi.serve();
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
