@@ -6,7 +6,8 @@
 # depth), then times "stop" written -> "bestmove" read. Prints p50 / p99 /
 # max in milliseconds per backend, and the load before and after (the lab
 # machine is shared: say what the load was). XQLAB_BACKENDS=a,b limits the
-# run to those backends (in the registry's order). Usage:
+# run to those backends (in the registry's order); XQLAB_LAUNCH="mpirun -np 2"
+# starts each engine through a launcher (a distributed backend over MPI). Usage:
 #   bench/stop_latency.sh [BUILD_DIR] [N] [THREADS] [DELAY_MS]
 set -euo pipefail
 build=${1:-build}
@@ -44,7 +45,8 @@ def quantile(xs, q):
 random.seed(1)
 print("%-13s %7s %8s %8s %8s" % ("backend", "cycles", "p50 ms", "p99 ms", "max ms"))
 for b in backends:
-    p = subprocess.Popen([xqlab, "engine", "--backend", b, "--threads", threads],
+    launch = os.environ.get("XQLAB_LAUNCH", "").split()
+    p = subprocess.Popen(launch + [xqlab, "engine", "--backend", b, "--threads", threads],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     send = lambda s: (p.stdin.write(s + "\n"), p.stdin.flush())
     send("uci"); until(p, "uciok")

@@ -95,6 +95,28 @@ void print_aphid(const std::vector<lab::timing::LabSummary>& rows, int positions
                   r.leaf_searches > 0 ? 100.0 * r.leaf_researches / r.leaf_searches : 0.0);
 }
 
+// The distributed backends' wire: messages and bytes per second (all ranks),
+// messages per million nodes, and the share of the entries offered for
+// shipping that were shipped (the rest were displaced by deeper ones).
+void print_wire(const std::vector<lab::timing::LabSummary>& rows) {
+  bool any = false;
+  for (const lab::timing::LabSummary& r : rows) any = any || r.wire();
+  if (!any) return;
+  std::printf("\nwire (distributed backends): per second of search, all ranks (median over runs"
+              " of the sums over positions)\n");
+  std::printf("%-13s %-11s %3s %10s %12s %12s %9s %12s\n", "backend", "hash", "thr", "msgs/s",
+              "bytes/s", "msgs/Mnode", "shipped", "received");
+  for (const lab::timing::LabSummary& r : rows)
+    if (r.wire())
+      std::printf("%-13s %-11s %3d %10.0f %12.0f %12.1f %8.1f%% %12.0f\n",
+                  r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
+                  r.seconds > 0 ? r.msgs_sent / r.seconds : 0.0,
+                  r.seconds > 0 ? r.bytes_sent / r.seconds : 0.0,
+                  r.nodes > 0 ? 1e6 * r.msgs_sent / r.nodes : 0.0,
+                  r.entries_offered > 0 ? 100.0 * r.entries_shipped / r.entries_offered : 0.0,
+                  r.entries_received);
+}
+
 // Work W (nodes), critical path C and parallelism W / C for the backends
 // that count C, and Kuszmaul's T = a W / P + b C fitted over their runs.
 void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
@@ -168,6 +190,7 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
   print_runs_and_marks(rows);
   print_work_span(rows, fits);
   print_aphid(rows, int(positions));
+  print_wire(rows);
   const std::string note = lab::timing::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }

@@ -3,8 +3,10 @@
 # run as root or with sudo). Quiet and quick when everything is present.
 # Usage: scripts/deps.sh [main|test|sanitize] (default: $XQLAB_DEPS_PROFILE, else main)
 #   main      what building xqlab and running the main job need
-#   test      also the optional programs the tests use (Fairy-Stockfish, Chromium,
-#             XBoard under Xvfb); each XQLAB_WITH_*=0 leaves one out
+#   test      also Open MPI (the distributed backends' MPI wire: the test build
+#             requires it, so that the mpi tests cannot vanish) and the optional
+#             programs the tests use (Fairy-Stockfish, Chromium, XBoard under
+#             Xvfb); each XQLAB_WITH_*=0 leaves one out
 #   sanitize  test's, and clang 14 with LLVM's OpenMP runtime and sanitizer
 #             runtimes (scripts/tsan.sh, scripts/asan.sh, scripts/fuzz.sh)
 set -euo pipefail
@@ -18,6 +20,7 @@ optional=0
 need=()
 packages=(g++ cmake make ninja-build libgtest-dev libbenchmark-dev libtbb-dev nlohmann-json3-dev libcli11-dev
           zlib1g-dev)
+[ "$profile" != main ] && packages+=(openmpi-bin libopenmpi-dev)
 [ "$profile" = sanitize ] && packages+=(clang-14 libomp-14-dev libclang-rt-14-dev)
 for pkg in "${packages[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")

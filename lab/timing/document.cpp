@@ -66,6 +66,15 @@ void to_json(Json& j, const LabSummary& r) {
     j["abort_latency"] = Json{{"cutoffs", r.aborts},
                               {"cancel_wait_seconds", r.cancel_wait_seconds},
                               {"mean_seconds", r.abort_latency_seconds()}};
+  if (r.wire())
+    j["wire"] = Json{{"msgs_sent", r.msgs_sent},
+                     {"bytes_sent", r.bytes_sent},
+                     {"msgs_per_second", r.seconds > 0 ? r.msgs_sent / r.seconds : 0.0},
+                     {"bytes_per_second", r.seconds > 0 ? r.bytes_sent / r.seconds : 0.0},
+                     {"msgs_per_mnode", r.nodes > 0 ? 1e6 * r.msgs_sent / r.nodes : 0.0},
+                     {"entries_offered", r.entries_offered},
+                     {"entries_shipped", r.entries_shipped},
+                     {"entries_received", r.entries_received}};
   if (r.passes())
     j["aphid"] = Json{{"master_passes", r.master_passes},
                       {"uncertain_leaves", r.uncertain_leaves},

@@ -53,7 +53,8 @@ constexpr CounterField kCounters[] = {
     {"prediction_held", &SearchStats::prediction_held},
     {"seldepth", &SearchStats::seldepth}};
 // The modern profile's, the task backends', the split-before-eldest
-// policies' and APHID's counters: journals written before them lack them (read as 0).
+// policies', APHID's and the distributed backends' counters: journals written
+// before them lack them (read as 0).
 constexpr CounterField kSelectivity[] = {
     {"reductions", &SearchStats::reductions},
     {"reduction_researches", &SearchStats::reduction_researches},
@@ -68,7 +69,14 @@ constexpr CounterField kSelectivity[] = {
     {"eldest_splits", &SearchStats::eldest_splits},
     {"master_passes", &SearchStats::master_passes},
     {"uncertain_leaves", &SearchStats::uncertain_leaves},
-    {"leaf_searches", &SearchStats::leaf_searches}};
+    {"leaf_searches", &SearchStats::leaf_searches},
+    {"msgs_sent", &SearchStats::msgs_sent},
+    {"bytes_sent", &SearchStats::bytes_sent},
+    {"msgs_received", &SearchStats::msgs_received},
+    {"bytes_received", &SearchStats::bytes_received},
+    {"entries_offered", &SearchStats::entries_offered},
+    {"entries_shipped", &SearchStats::entries_shipped},
+    {"entries_received", &SearchStats::entries_received}};
 
 struct SecondsField {
   const char* name;

@@ -17,6 +17,7 @@ struct Sums {
   std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
   std::vector<double> critical_path, schedule_bound;  // per run
   std::vector<double> passes, uncertain, leaves, researches;  // per run (aphid)
+  std::vector<double> msgs, bytes, offered, shipped, received;  // per run (distributed)
   std::vector<double> cancel_wait;  // per run (jamboree)
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
@@ -42,7 +43,12 @@ const CounterSum kCounterSums[] = {
     {&Sums::passes, &SearchStats::master_passes},
     {&Sums::uncertain, &SearchStats::uncertain_leaves},
     {&Sums::leaves, &SearchStats::leaf_searches},
-    {&Sums::researches, &SearchStats::researches}};
+    {&Sums::researches, &SearchStats::researches},
+    {&Sums::msgs, &SearchStats::msgs_sent},
+    {&Sums::bytes, &SearchStats::bytes_sent},
+    {&Sums::offered, &SearchStats::entries_offered},
+    {&Sums::shipped, &SearchStats::entries_shipped},
+    {&Sums::received, &SearchStats::entries_received}};
 
 std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
@@ -136,6 +142,11 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
   o.uncertain_leaves = common::median(x.uncertain);
   o.leaf_searches = common::median(x.leaves);
   o.leaf_researches = common::median(x.researches);
+  o.msgs_sent = common::median(x.msgs);
+  o.bytes_sent = common::median(x.bytes);
+  o.entries_offered = common::median(x.offered);
+  o.entries_shipped = common::median(x.shipped);
+  o.entries_received = common::median(x.received);
   o.cancel_wait_seconds = common::median(x.cancel_wait);
   o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;

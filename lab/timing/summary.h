@@ -110,6 +110,12 @@ struct LabSummary {
   // leaves met by them, leaf searches and leaf re-searches (bad bounds).
   double master_passes = 0, uncertain_leaves = 0, leaf_searches = 0, leaf_researches = 0;
   bool passes() const { return master_passes > 0; }
+  // Distributed backends (mpi-lazy): median over runs of the summed messages
+  // and bytes sent over the wire by every rank, and of the table entries
+  // offered for shipping, shipped, and received by other ranks.
+  double msgs_sent = 0, bytes_sent = 0, entries_offered = 0, entries_shipped = 0,
+         entries_received = 0;
+  bool wire() const { return msgs_sent > 0; }
 };
 
 // Kuszmaul's model of a task-parallel search's time, T = a W / P + b C,

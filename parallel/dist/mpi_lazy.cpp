@@ -128,7 +128,10 @@ class Rank {
   using Tt = dist::ShippingTable<Table>;
 
   Rank(const ClusterParams& p, dist::Transport& wire, Tt& table)
-      : p_(p), wire_(wire), tt_(table), boxes_(p.threads, p.batch), pool_(p.threads + 1) {
+      : p_(p), wire_(wire), tt_(table), boxes_(p.threads, p.batch),
+        // One rank needs no wire thread (so that it runs on the simulated
+        // machine as lazysmp does).
+        pool_(p.ranks > 1 ? p.threads + 1 : p.threads) {
     for (int i = 0; i < p.threads; ++i) threads_.push_back(std::make_unique<RankThread>(i));
     tt_.ship_to(p.sharing() ? &boxes_ : nullptr, p.share_depth);
     baseline_ = wire_.traffic();

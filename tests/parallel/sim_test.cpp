@@ -63,6 +63,7 @@ std::unique_ptr<Backend> sim_backend(const std::string& name, int threads, const
   c.hash_mib = 1;
   c.hash = scheme.empty() ? std::string(find_backend(name).default_hash) : scheme;
   c.set("task_depth", 3);  // jamboree: reach its tasks at these depths
+  if (threads == 1) c.set("ranks", 1);  // mpi-lazy: one thread in all
   return make_backend(name, c);
 }
 
