@@ -9,6 +9,7 @@
 # of S = t(serial) / t(config), the ratio S(mpi-lazy) / S(lazysmp), and the
 # MPI runs' messages and bytes per second; the JSON lines stay in OUT.
 # On 2 cores, ranks x threads = 2 measures speed; more would measure overhead.
+# XQLAB_DIST_PARAMS="share_depth=2 tick_us=250" sets mpi-lazy's parameters.
 # Usage: bench/dist_ttd.sh XQLAB OUT [reps=3] [depth=10] [suite=data/middlegames.csv]
 set -euo pipefail
 xqlab="$1"
@@ -20,6 +21,8 @@ mkdir -p "$dir"
 export OMPI_MCA_mpi_yield_when_idle=1
 if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 mapfile -t fens < <(tail -n +2 "$suite" | awk -F, '{print $NF}')
+extra=()
+for p in ${XQLAB_DIST_PARAMS:-}; do extra+=(--param "$p"); done
 run() {  # name, then the command
   local name="$1"
   shift
@@ -31,8 +34,9 @@ for rep in $(seq 1 "$reps"); do
     echo "rep $rep position $((i + 1))/${#fens[@]}" >&2
     run "r$rep-serial" "$xqlab" search --backend serial
     run "r$rep-lazysmp" "$xqlab" search --backend lazysmp --threads 2
-    run "r$rep-mpi" mpirun -np 2 "$xqlab" search --backend mpi-lazy --param ranks=2
-    run "r$rep-loop" "$xqlab" search --backend mpi-lazy --param ranks=2 --param wire=loop
+    run "r$rep-mpi" mpirun -np 2 "$xqlab" search --backend mpi-lazy --param ranks=2 "${extra[@]}"
+    run "r$rep-loop" "$xqlab" search --backend mpi-lazy --param ranks=2 --param wire=loop \
+      "${extra[@]}"
     run "r$rep-off" "$xqlab" search --backend mpi-lazy --param ranks=2 --param wire=loop \
       --param share_depth=0
   done

@@ -171,7 +171,7 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
     std::printf(" %s=%s", std::string(p.name).c_str(), p.value_text(s.base).c_str());
   std::printf("\n");
   std::printf("T = median over runs of the time summed over positions; S = T(serial, 1 thread,"
-              " same hash) / T (ratio of summed times);\nE = S / threads; SO = nodes / serial"
+              " same hash) / T (ratio of summed times);\nE = S / processors (threads, times ranks for a distributed backend); SO = nodes / serial"
               " nodes; S spread = min/median/max of per-position speedups; agree = best move as"
               " serial's\n\n");
   std::printf("%-13s %-11s %3s %9s %8s %6s %5s %12s %6s %10s %6s %9s %9s %6s %17s\n", "backend",

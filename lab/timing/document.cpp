@@ -58,6 +58,7 @@ void to_json(Json& j, const LabSummary& r) {
                         {"contested", c.contested}});
   j["runs"] = runs;
   j["cpu_share"] = r.cpu_share;
+  j["processors"] = r.processors;
   j["contested"] = r.contested;
   if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
   if (r.schedule_bound > 0)

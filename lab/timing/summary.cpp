@@ -4,7 +4,10 @@
 #include <string>
 #include <thread>
 
+#include "lab/common/engines.h"
 #include "lab/common/stats.h"
+#include "parallel/backend.h"
+#include "parallel/params.h"
 
 namespace xq::lab::timing {
 namespace {
@@ -94,9 +97,9 @@ void own_times(LabSummary& o, const Sums& x) {
     c.run = int(k) + 1;
     c.seconds = x.seconds[k];
     c.cpu_seconds = x.cpu[k];
-    c.cpu_share = cpu_share(c.cpu_seconds, c.seconds, o.config.threads);
+    c.cpu_share = cpu_share(c.cpu_seconds, c.seconds, o.processors);
     c.load_average = searches_per_run > 0 ? x.load[k] / searches_per_run : -1;
-    c.contested = contested(c.cpu_seconds, c.seconds, o.config.threads, x.idle[k]);
+    c.contested = contested(c.cpu_seconds, c.seconds, o.processors, x.idle[k]);
     o.contested = o.contested || c.contested;
     shares.push_back(c.cpu_share);
     o.cpu_runs.push_back(c);
@@ -109,7 +112,7 @@ void loss(LabSummary& o, const Sums& x, const Sums& rx) {
   double wall = 0, serial = 0;
   for (double t : x.seconds) wall += t;
   for (double t : rx.seconds) serial += t;
-  const double thread_time = wall * o.config.threads;
+  const double thread_time = wall * o.processors;
   if (!o.timed || thread_time <= 0 || serial <= 0) return;
   o.has_loss = true;
   o.loss_idle = o.time_idle / thread_time;
@@ -117,9 +120,24 @@ void loss(LabSummary& o, const Sums& x, const Sums& rx) {
   o.loss_overhead = 1.0 - serial / thread_time - o.loss_idle - o.loss_sync;
 }
 
-LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
+// Threads times ranks, for a backend that reads `ranks` (the lab's base
+// parameters, then the configuration's own).
+int processors(const LabSettings& s, const LabConfig& c) {
+  if (common::is_external_engine(c.backend)) return c.threads;
+  const BackendInfo& info = find_backend(c.backend);
+  bool ranked = false;
+  if (info.params)
+    for (const ParamSpec& p : info.params()) ranked = ranked || p.name == "ranks";
+  if (!ranked) return c.threads;
+  BackendConfig b = s.base;
+  for (const std::string& a : c.params) set_param(b, a);
+  return c.threads * int(b.param("ranks"));
+}
+
+LabSummary own_figures(const LabSettings& s, const LabConfig& c, int reference, const Sums& x) {
   LabSummary o;
   o.config = c;
+  o.processors = processors(s, c);
   o.reference = reference;
   o.seconds = common::median(x.seconds);
   o.nodes = common::median(x.nodes);
@@ -159,7 +177,7 @@ LabSummary own_figures(const LabConfig& c, int reference, const Sums& x) {
 
 void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx) {
   o.speedup = o.seconds > 0 ? ref.seconds / o.seconds : 0;
-  o.efficiency = o.speedup / o.config.threads;
+  o.efficiency = o.speedup / o.processors;
   o.overhead = ref.nodes > 0 ? o.nodes / ref.nodes : 0;
   o.bound_speedup = o.schedule_bound > 0 ? ref.nodes / o.schedule_bound : 0;
   for (std::size_t k = 0; k < x.seconds.size() && k < rx.seconds.size(); ++k)
@@ -190,7 +208,7 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
   const std::vector<int> refs = reference_configs(s.configs);
   std::vector<LabSummary> out;
   for (std::size_t i = 0; i < s.configs.size(); ++i)
-    out.push_back(own_figures(s.configs[i], refs[i], sums[i]));
+    out.push_back(own_figures(s, s.configs[i], refs[i], sums[i]));
   for (std::size_t i = 0; i < out.size(); ++i) {
     const int ref = out[i].reference;
     if (ref < 0) continue;

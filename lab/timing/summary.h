@@ -55,6 +55,10 @@ struct RunCpu {
 
 struct LabSummary {
   LabConfig config;
+  // The processors the configuration ran on: its threads, times its ranks
+  // for a distributed backend (mpi-lazy: `ranks` ranks of `threads` each);
+  // efficiency, CPU share and thread time are per processor.
+  int processors = 1;
   int reference = -1;  // config index of its serial reference
   double seconds = 0;  // T: median over runs of the summed time
   double ms_per_position = 0;  // median over positions of the median time

@@ -22,6 +22,8 @@
 // thread groups of this process, each with its own table, so that the
 // protocol runs, and is tested, in every build. Ranks wait for messages on
 // the wire, never by spinning: a rank's wire thread wakes once per tick.
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -277,7 +279,16 @@ class Rank {
   }
   void run_thread(RankThread& t) { t.result = iterative_deepening(*search_, t, *shared_, nullptr); }
 
+  // This process's CPU seconds so far (user + system).
+  static double process_cpu_seconds() {
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+
   void serve_search() {
+    const double cpu_before = process_cpu_seconds();
     SearchShared shared;
     shared.options = request_.options;
     // Rank 0 owns the limits; a node limit makes this rank report its count.
@@ -300,6 +311,9 @@ class Rank {
     for (const dist::Ballot& b : local_ballots()) dist::put_ballot(w, b);
     SearchStats s = local_stats();
     dist::add_traffic(s, wire_.traffic() - baseline_);
+    // Over MPI this rank is a process of its own, whose CPU time rank 0's
+    // getrusage does not see (the lab adds helper_cpu_seconds to it).
+    if (p_.mpi) s.helper_cpu_seconds += process_cpu_seconds() - cpu_before;
     dist::put_stats(w, s);
     wire_.send(0, Tag::Result, w.take());
     // The RESULT belongs to this search: rank 0 adds it to this rank's count.

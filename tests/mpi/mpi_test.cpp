@@ -23,6 +23,7 @@
 #include "parallel/dist/mpi_world.h"
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/parallel/stopped_search.h"
 #include "tests/support/run_xqlab.h"
 
 namespace xq {
@@ -128,20 +129,8 @@ TEST_F(MpiWorld, TwoHundredStartStopCyclesEndDrained) {
   auto b = on_mpi(ranks, 1);
   int cycles = 0;
   for (int i = 0; i < 200; ++i) {
-    SearchOptions o;  // no limit: only the stop ends it
-    Observer quiet;
-    SearchResult r;
-    std::atomic<bool> done{false};
-    std::thread t([&] {
-      r = b->search(Position(), o, quiet);
-      done.store(true);
-    });
-    std::this_thread::sleep_for(std::chrono::microseconds(300 * (i % 4)));
-    while (!done.load()) {
-      b->stop();
-      std::this_thread::sleep_for(100us);
-    }
-    t.join();
+    const SearchResult r =
+        test::stopped_search(*b, Position(), std::chrono::microseconds(300 * (i % 4)));
     expect_drained(r, ranks, "cycle " + std::to_string(i));
     ++cycles;
   }

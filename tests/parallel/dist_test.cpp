@@ -16,6 +16,7 @@
 #include "parallel/dist/rank.h"
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/parallel/stopped_search.h"
 
 namespace xq {
 namespace {
@@ -243,21 +244,8 @@ TEST(MpiLazy, StartStopCyclesAtTwoToFourRanksEndDrained) {
     auto b = cluster(ranks, 1);
     int cycles = 0;
     for (int i = 0; i < 200; ++i) {
-      SearchOptions o;  // no limit: only the stop ends it
-      Observer quiet;
-      SearchResult r;
-      std::atomic<bool> done{false};
-      std::thread t([&] {
-        r = b->search(Position(), o, quiet);
-        done.store(true);
-      });
-      std::this_thread::sleep_for(std::chrono::microseconds(200 * (i % 5)));
-      // A stop before the search has begun is a no-op: stop until it ends.
-      while (!done.load()) {
-        b->stop();
-        std::this_thread::sleep_for(100us);
-      }
-      t.join();
+      const SearchResult r =
+          test::stopped_search(*b, Position(), std::chrono::microseconds(200 * (i % 5)));
       expect_balanced(r.stats, std::to_string(ranks) + " ranks, cycle " + std::to_string(i));
       ++cycles;
     }
