@@ -221,6 +221,17 @@ class Rank {
     return v;
   }
 
+  // Another rank: messages of its first search that arrived before it
+  // existed (counted by the wire before this rank's baseline: moved into
+  // the first search's interval).
+  void adopt_early(std::vector<dist::Message> early) {
+    for (dist::Message& m : early) {
+      baseline_.msgs_received -= 1;
+      baseline_.bytes_received -= m.body.size();
+      early_.push_back(std::move(m));
+    }
+  }
+
   // Another rank: serves searches until rank 0 says Quit (returns false)
   // or Shutdown (rank 0 is leaving: returns true).
   bool serve() {
@@ -626,7 +637,8 @@ class MpiLazyBackend final : public BackendBase<dist::ShippingTable<Table>> {
 }  // namespace
 
 // The distributed backends a rank other than 0 can serve (MPI).
-bool dist::serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire) {
+bool dist::serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire,
+                         std::vector<Message> early) {
   if (backend != "mpi-lazy")
     throw std::runtime_error("rank " + std::to_string(wire.rank()) + " cannot serve backend '" +
                              std::string(backend) + "'");
@@ -637,6 +649,7 @@ bool dist::serve_backend(std::string_view backend, const BackendConfig& c, Trans
     configure_table(table, c, c.threads + 1);
     const ClusterParams p(c);
     Rank<Table> rank(p, wire, table);
+    rank.adopt_early(std::move(early));
     return rank.serve();
   });
 }

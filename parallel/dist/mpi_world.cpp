@@ -167,16 +167,24 @@ MpiSession::~MpiSession() {
 bool MpiSession::serving() const { return g_wire && g_wire->rank() != 0; }
 
 int MpiSession::serve() {
+  // Another rank's messages of the next backend can arrive before rank 0's
+  // CONFIG does (MPI orders each pair of ranks, not the world): kept for it.
+  // Between two backends nothing else is in flight (each search drains).
+  std::vector<Message> early;
   for (;;) {
     std::optional<Message> m = g_wire->receive(std::chrono::milliseconds(100));
     if (!m) continue;
     if (m->tag == Tag::Shutdown) return 0;
-    if (m->tag != Tag::Config) continue;  // late traffic of a backend gone: dropped
+    if (m->tag != Tag::Config) {
+      early.push_back(std::move(*m));
+      continue;
+    }
     try {
       Reader r(m->body);
       BackendConfig c;
       const std::string backend = get_config(r, c);
-      if (serve_backend(backend, c, *g_wire)) return 0;
+      if (serve_backend(backend, c, *g_wire, std::move(early))) return 0;
+      early.clear();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "xqlab: rank %d: %s\n", g_wire->rank(), e.what());
       return 1;

@@ -205,9 +205,12 @@ inline std::string get_config(Reader& r, BackendConfig& c) {
 }
 
 // A rank other than 0 serving one backend over `wire` until rank 0 sends
-// Quit (returns false) or Shutdown (rank 0 is leaving: returns true). Each
-// distributed backend's file names itself there.
-bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire);
+// Quit (returns false) or Shutdown (rank 0 is leaving: returns true).
+// `early`: the backend's messages from other ranks that reached this rank
+// before its CONFIG did (they count in its first search). Each distributed
+// backend's file names itself there.
+bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire,
+                   std::vector<Message> early);
 
 // The stats' wire counters from a rank's traffic over one search.
 inline void add_traffic(SearchStats& s, const Traffic& t) {
