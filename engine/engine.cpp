@@ -122,7 +122,7 @@ void Engine::set_option(std::string_view name, std::string_view value) {
     if (busy_) {
       rebuild_pending_ = true;
     } else {  // built before anything changes, so a failure leaves all as it was
-      backend_ = make_backend(next.backend(), next.backend_config());
+      replace_backend(next);
       rebuild_pending_ = clear_pending_ = false;
     }
   }
@@ -144,6 +144,20 @@ void Engine::new_game() {
   if (!busy_) apply_pending();
 }
 
+void Engine::replace_backend(const EngineOptions& next) {
+  if (!backend_->exclusive()) {
+    backend_ = make_backend(next.backend(), next.backend_config());
+    return;
+  }
+  backend_.reset();
+  try {
+    backend_ = make_backend(next.backend(), next.backend_config());
+  } catch (...) {
+    backend_ = make_backend(options_.backend(), options_.backend_config());
+    throw;
+  }
+}
+
 void Engine::apply_pending() {
   // The evaluation's weights are the process's (board/eval.h): set them when
   // this engine's differ, before a backend forks its worker processes.
@@ -153,7 +167,7 @@ void Engine::apply_pending() {
     rebuild_pending_ = true;
   }
   if (rebuild_pending_) {
-    backend_ = make_backend(options_.backend(), options_.backend_config());
+    replace_backend(options_);
     rebuild_pending_ = clear_pending_ = false;  // a new backend knows nothing yet
   }
   if (clear_pending_) {

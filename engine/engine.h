@@ -115,6 +115,11 @@ class Engine {
   void thread_loop();
   void run(Job& job);
   void apply_pending();  // mutex_ held, no search running
+  // Replaces the backend by one built from `next` (mutex_ held, no search
+  // running). The new one is built first, so that a failure leaves the old
+  // in place, unless the old is exclusive (it holds the MPI ranks): then it
+  // goes first, and a failure rebuilds it from the current options.
+  void replace_backend(const EngineOptions& next);
   void check_not_search_thread(const char* what) const;
   SearchOptions search_options(const GoLimits& limits, const Position& pos) const;
 

@@ -75,6 +75,10 @@ class Backend {
   virtual void stop() = 0;
   // Forgets everything learnt (table, history, killers): for independent runs.
   virtual void clear() = 0;
+  // Whether it holds something no second backend can have while it lives
+  // (a distributed backend over MPI: the ranks serve one backend at a
+  // time), so that whoever replaces it must destroy it first.
+  virtual bool exclusive() const { return false; }
 };
 
 // How a backend's threads divide the work, and so which counter shows that

@@ -165,7 +165,12 @@ class Rank {
   // Rank 0: sends the search to the other ranks, then starts its helpers
   // and its wire thread; the caller runs thread 0.
   void begin(const Position& pos, SearchShared& shared, std::uint64_t id) {
-    if (rank() == 0 && p_.ranks > 1) {
+    // A stop requested before the start: the search completes no iteration,
+    // so the other ranks are not even asked (they would search until the
+    // STOP reached them).
+    const SearchOptions& o = shared.options;
+    solo_ = shared.stopped() || (o.stop_signal && o.stop_signal->load(std::memory_order_acquire));
+    if (rank() == 0 && p_.ranks > 1 && !solo_) {
       Writer w;
       dist::put_request(w, id, pos, shared.options);
       const std::vector<std::uint8_t> body = w.take();
@@ -282,7 +287,7 @@ class Rank {
     if (rank() == 0) {
       if (pool_id < p_.threads)
         run_thread(*threads_[std::size_t(pool_id)]);
-      else if (p_.ranks > 1)
+      else if (p_.ranks > 1 && !solo_)
         wire_loop();
     } else {
       run_thread(*threads_[std::size_t(pool_id - 1)]);
@@ -500,6 +505,7 @@ class Rank {
   std::vector<dist::Message> early_;  // another rank: messages ahead of their SEARCH
   std::uint64_t id_ = 0;
   bool running_ = false;  // the caller's thread only
+  bool solo_ = false;     // rank 0: this search asked no other rank
   std::atomic<bool> done_{false};    // the rank's threads stop
   std::atomic<bool> ending_{false};  // rank 0: the wire thread drains
   std::atomic<std::uint64_t> remote_nodes_{0};
@@ -539,6 +545,7 @@ class MpiLazyBackend final : public BackendBase<dist::ShippingTable<Table>> {
   }
 
   std::string_view name() const override { return "mpi-lazy"; }
+  bool exclusive() const override { return p_.mpi; }
   void clear() override {
     root_->clear();
     for (int r = 1; r < p_.ranks; ++r) wire_->send(r, Tag::Clear, {});

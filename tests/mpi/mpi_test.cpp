@@ -230,8 +230,10 @@ TEST(MpiLaunch, TheWiresCountersAgreeWithOpenMpisMonitoring) {
 
 TEST(MpiLaunch, TheEngineSpeaksUciFromRankZero) {
   test::RunLimits limits;
+  // Each option rebuilds the backend: the old one lets the ranks go first.
   limits.input =
-      "uci\nsetoption name Backend value mpi-lazy\nisready\nposition startpos\ngo depth 6\n";
+      "uci\nsetoption name Backend value mpi-lazy\nsetoption name Hash value 8\n"
+      "setoption name Threads value 2\nisready\nposition startpos\ngo depth 6\n";
   const test::XqlabRun r = launch(2, {}, {"engine"}, limits);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("uciok"), std::string::npos) << r.out;
