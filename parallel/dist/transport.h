@@ -47,13 +47,6 @@ struct Message {
 // in the wire's envelope).
 struct Traffic {
   std::uint64_t msgs_sent = 0, bytes_sent = 0, msgs_received = 0, bytes_received = 0;
-  Traffic& operator+=(const Traffic& o) {
-    msgs_sent += o.msgs_sent;
-    bytes_sent += o.bytes_sent;
-    msgs_received += o.msgs_received;
-    bytes_received += o.bytes_received;
-    return *this;
-  }
   Traffic operator-(const Traffic& o) const {
     return {msgs_sent - o.msgs_sent, bytes_sent - o.bytes_sent, msgs_received - o.msgs_received,
             bytes_received - o.bytes_received};

@@ -23,7 +23,7 @@
 #include "parallel/dist/mpi_world.h"
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
-#include "tests/parallel/stopped_search.h"
+#include "tests/parallel/dist_checks.h"
 #include "tests/support/run_xqlab.h"
 
 namespace xq {
@@ -84,22 +84,8 @@ TEST_F(MpiWorld, ExactModeIsTheSerialValueAtEveryRankCount) {
 }
 
 TEST_F(MpiWorld, OneRankIsTheSerialSearchNodeForNode) {
-  BackendConfig c;
-  c.hash_mib = 4;
-  auto serial = make_backend("serial", c);
   auto one = on_mpi(1, 1);
-  SearchOptions o;
-  o.limits.depth = 6;
-  Observer quiet;
-  int compared = 0;
-  for (const Position& p : test::contract_positions(1)) {
-    const SearchResult a = serial->search(p, o, quiet);
-    const SearchResult b = one->search(p, o, quiet);
-    EXPECT_EQ(a.stats.nodes, b.stats.nodes) << p.fen();
-    EXPECT_EQ(a.best_move, b.best_move) << p.fen();
-    EXPECT_EQ(a.score, b.score) << p.fen();
-    ++compared;
-  }
+  const int compared = test::expect_serial_node_for_node(*one);
   EXPECT_GE(compared, 10);
 }
 
