@@ -61,6 +61,7 @@ class BackendBase : public Backend {
     }
     r.stats = thread_stats();
     r.ranks = rank_figures();
+    r.round_trips = round_trips();
     r.stats.tt_torn = tt_.counters().torn_detected - active.torn_before();
     return r;
   }
@@ -77,6 +78,8 @@ class BackendBase : public Backend {
   virtual SearchStats thread_stats() const = 0;
   // A distributed backend's ranks (called after end_search()).
   virtual std::vector<RankFigures> rank_figures() const { return {}; }
+  // A distributed backend's remote probes (called after end_search()).
+  virtual RoundTrips round_trips() const { return {}; }
 
   // Thread ids index the table's per-thread slots without a check on the hot
   // path, so a backend states here, once, how many threads it runs.

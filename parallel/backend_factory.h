@@ -30,6 +30,13 @@ inline bool process_shared_scheme(std::string_view scheme) {
          visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kProcessShared; });
 }
 
+// The scheme predicate of a backend that claims nodes (ABDADA's searcher
+// counts): every scheme whose count is shared by all threads, so not perthread.
+inline bool counts_searchers_scheme(std::string_view scheme) {
+  return is_known_scheme(scheme) &&
+         visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kCountsSearchers; });
+}
+
 // Validates c and instantiates BackendT<Table> for the configured scheme.
 template <template <class> class BackendT>
 std::unique_ptr<Backend> make_for_scheme(const BackendConfig& c) {

@@ -2,7 +2,10 @@
 // and statistics summed over every thread that took part.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -157,6 +160,10 @@ struct SearchStats {
   Counter entries_offered;
   Counter entries_shipped;
   Counter entries_received;
+  // mpi-abdada: claims of nodes homed at another rank (round trips), and
+  // the seconds the threads waited for their answers.
+  Counter remote_probes;
+  RelaxedCounter<double> remote_wait_seconds;
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
@@ -178,7 +185,8 @@ struct SearchStats {
   X(predicted_cut) X(prediction_held) X(tasks) X(stolen_tasks) X(researches) X(critical_path) \
   X(cancel_wait_seconds) X(helper_cpu_seconds) X(schedule_bound) X(master_passes) \
   X(uncertain_leaves) X(leaf_searches) X(seldepth) X(msgs_sent) X(bytes_sent) X(msgs_received) \
-  X(bytes_received) X(entries_offered) X(entries_shipped) X(entries_received)
+  X(bytes_received) X(entries_offered) X(entries_shipped) X(entries_received) X(remote_probes) \
+  X(remote_wait_seconds)
 
 // Calls f(name, counter) for every counter of `s` (a SearchStats, const or
 // not); a counter is a RelaxedCounter of std::uint64_t or of double.
@@ -189,13 +197,51 @@ void for_each_counter(Stats& s, F&& f) {
 #undef XQ_VISIT
 }
 // Every counter is 8 bytes, so a counter missing from the list shows here.
-inline constexpr int kSearchCounters = 59;
+inline constexpr int kSearchCounters = 61;
 static_assert(sizeof(SearchStats) == kSearchCounters * 8, "XQ_SEARCH_COUNTERS misses a counter");
 
 // One rank of a distributed search (parallel/dist/): its nodes and what it
 // sent and received over the wire, message bodies only.
 struct RankFigures {
   std::uint64_t nodes = 0, msgs_sent = 0, bytes_sent = 0, msgs_received = 0, bytes_received = 0;
+};
+
+// The round trips of a distributed search's remote probes (mpi-abdada): a
+// histogram over quarter octaves of microseconds, bucket b holding the
+// times in [2^((b-1)/4), 2^(b/4)) us (bucket 0: under 1 us; the last: all
+// from about 0.9 s on). Quantiles are read at a bucket's geometric middle,
+// so they are good to about 9 %.
+struct RoundTrips {
+  static constexpr int kBuckets = 80;
+  std::array<std::uint64_t, kBuckets> count{};
+
+  void add(double seconds) {
+    const double us = seconds * 1e6;
+    int b = us < 1 ? 0 : 1 + int(4 * std::log2(us));
+    count[std::size_t(std::clamp(b, 0, kBuckets - 1))] += 1;
+  }
+  RoundTrips& operator+=(const RoundTrips& o) {
+    for (int b = 0; b < kBuckets; ++b) count[std::size_t(b)] += o.count[std::size_t(b)];
+    return *this;
+  }
+  std::uint64_t total() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : count) n += c;
+    return n;
+  }
+  // The q-quantile in microseconds (0 when there was no round trip).
+  double quantile_us(double q) const {
+    const std::uint64_t n = total();
+    if (n == 0) return 0;
+    const auto rank = std::uint64_t(std::ceil(q * double(n)));
+    std::uint64_t seen = 0;
+    for (int b = 0; b < kBuckets; ++b) {
+      seen += count[std::size_t(b)];
+      if (seen >= std::max<std::uint64_t>(rank, 1))
+        return b == 0 ? 0.5 : std::exp2((double(b) - 0.5) / 4);
+    }
+    return std::exp2((kBuckets - 0.5) / 4);
+  }
 };
 
 struct SearchResult {
@@ -214,6 +260,8 @@ struct SearchResult {
   int hashfull = -1;            // table fill in permille after the iteration; -1 unknown
   // A distributed backend's ranks, rank 0 first (empty for the others).
   std::vector<RankFigures> ranks;
+  // Its remote probes' round trips (empty for the others).
+  RoundTrips round_trips;
   // Moves to mate as UCI's "score mate N": positive when the side to move
   // mates, negative when it is mated; empty when no mate is proven.
   std::optional<int> mate() const;

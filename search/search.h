@@ -532,7 +532,7 @@ class Search {
     ++w.stats.tt_probes;
     if constexpr (Hooks::kClaimsNodes) {
       if (depth >= hooks_.claim_depth()) {
-        const TTClaim c = tt_.claim(pos.key(), exclusive, w.id);
+        const TTClaim c = claim(pos.key(), depth, exclusive, w.id);
         if (c.busy) {
           ++w.stats.busy_answers;
           return kOnEvaluation;
@@ -565,6 +565,15 @@ class Search {
       return v;
     }
     return std::nullopt;
+  }
+
+  // A table that keeps deep entries elsewhere (mpi-abdada's home ranks)
+  // is told the node's depth with its claim.
+  TTClaim claim(Key key, Depth depth, bool exclusive, int tid) {
+    if constexpr (requires { tt_.claim(key, depth, exclusive, tid); })
+      return tt_.claim(key, depth, exclusive, tid);
+    else
+      return tt_.claim(key, exclusive, tid);
   }
 
   // Step 5 of node(): null move with R = 2, R = 3 at depth >= 9 with a

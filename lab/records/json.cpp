@@ -62,7 +62,9 @@ void to_json(Json& j, const SearchStats& s) {
            {"bytes_received", u(s.bytes_received)},
            {"entries_offered", u(s.entries_offered)},
            {"entries_shipped", u(s.entries_shipped)},
-           {"entries_received", u(s.entries_received)}};
+           {"entries_received", u(s.entries_received)},
+           {"remote_probes", u(s.remote_probes)},
+           {"remote_wait_seconds", double(s.remote_wait_seconds)}};
 }
 
 void to_json(Json& j, const SearchResult& r) {
@@ -91,6 +93,10 @@ void to_json(Json& j, const SearchResult& r) {
                            {"bytes_received", f.bytes_received}});
     j["ranks"] = ranks;
   }
+  if (const std::uint64_t n = r.round_trips.total())
+    j["round_trip_us"] = Json{{"count", n},
+                              {"p50", r.round_trips.quantile_us(0.5)},
+                              {"p99", r.round_trips.quantile_us(0.99)}};
 }
 
 void to_json(Json& j, const StressResult& r) {

@@ -30,6 +30,18 @@ namespace {
 
 std::atomic<bool> g_claimed{false};
 
+}  // namespace
+
+bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire,
+                   std::vector<Message> early) {
+  if (backend == "mpi-lazy") return serve_mpi_lazy(c, wire, std::move(early));
+  if (backend == "mpi-abdada") return serve_mpi_abdada(c, wire, std::move(early));
+  throw std::runtime_error("rank " + std::to_string(wire.rank()) + " cannot serve backend '" +
+                           std::string(backend) + "'");
+}
+
+namespace {
+
 // Whether mpirun / mpiexec started this process (Open MPI, or a PMI launcher).
 bool launched_by_mpirun() {
   return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr;

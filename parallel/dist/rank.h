@@ -117,6 +117,72 @@ class ShippingTable : public Inner {
   Depth depth_ = 0;
 };
 
+// A table whose entries of nodes at least `home_depth` deep live at a home
+// rank chosen by the key's high 32 bits (the bucket index comes from the low
+// ones: hashing/bucket_array.h), so that every rank's threads share one
+// searcher count per deep node (mpi-abdada). A claim of a node homed
+// elsewhere is a round trip (Remote::claim); its handle names the home's
+// slot, marked by kRemoteSlot, and its release is queued for the home.
+// A store of such a node is kept here too and queued for the home. Shallow
+// nodes, and deep ones homed here, use the inner table alone.
+template <class Inner>
+class HomeTable : public Inner {
+ public:
+  static constexpr int kRemoteSlot = 1 << 20;
+
+  // What reaches other ranks (implemented by the rank's mode).
+  class Remote {
+   public:
+    virtual TTClaim claim(int home, Key key, bool exclusive, int tid) = 0;
+    virtual void stored(int home, Key key, const TTData& d, int tid) = 0;
+    virtual void released(int home, Key key, TTSlot slot, int tid) = 0;
+
+   protected:
+    ~Remote() = default;
+  };
+
+  // remote null: one rank, every entry is at home.
+  void attach(Remote* remote, int rank, int ranks, Depth home_depth) {
+    remote_ = remote;
+    rank_ = rank;
+    ranks_ = ranks;
+    home_depth_ = home_depth;
+  }
+  int home(Key key) const { return int(((key >> 32) * std::uint64_t(ranks_)) >> 32); }
+  bool homed_elsewhere(Key key, Depth depth) const {
+    return remote_ && depth >= home_depth_ && home(key) != rank_;
+  }
+
+  using Inner::claim;
+  TTClaim claim(Key key, Depth depth, bool exclusive, int tid) {
+    if (!homed_elsewhere(key, depth)) return Inner::claim(key, exclusive, tid);
+    TTClaim c = remote_->claim(home(key), key, exclusive, tid);
+    if (c.busy) return c;
+    if (c.slot.slot >= 0) c.slot.slot += kRemoteSlot;
+    // This rank's own copy, when it is deeper than the home's.
+    TTData mine;
+    if (Inner::probe(key, mine, tid) && (!c.found || mine.depth > c.data.depth)) {
+      c.found = true;
+      c.data = mine;
+    }
+    return c;
+  }
+  bool release(Key key, TTSlot slot, int tid) {
+    if (slot.slot < kRemoteSlot) return Inner::release(key, slot, tid);
+    remote_->released(home(key), key, {slot.bucket, slot.slot - kRemoteSlot}, tid);
+    return false;  // an underflow is counted by the home
+  }
+  void store(Key key, const TTData& d, int tid) {
+    Inner::store(key, d, tid);
+    if (homed_elsewhere(key, d.depth)) remote_->stored(home(key), key, d, tid);
+  }
+
+ private:
+  Remote* remote_ = nullptr;
+  int rank_ = 0, ranks_ = 1;
+  Depth home_depth_ = 0;
+};
+
 // A search request: the root (its board and the repetition history behind
 // it travel as bytes: every rank runs the same binary) and the options, the
 // caller's stop pointer excepted.
@@ -208,9 +274,11 @@ inline std::string get_config(Reader& r, BackendConfig& c) {
 // Quit (returns false) or Shutdown (rank 0 is leaving: returns true).
 // `early`: the backend's messages from other ranks that reached this rank
 // before its CONFIG did (they count in its first search). Each distributed
-// backend's file names itself there.
+// backend's file defines its serve_ function below.
 bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire,
                    std::vector<Message> early);
+bool serve_mpi_lazy(const BackendConfig& c, Transport& wire, std::vector<Message> early);
+bool serve_mpi_abdada(const BackendConfig& c, Transport& wire, std::vector<Message> early);
 
 // The stats' wire counters from a rank's traffic over one search.
 inline void add_traffic(SearchStats& s, const Traffic& t) {

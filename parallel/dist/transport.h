@@ -35,6 +35,9 @@ enum class Tag : std::uint8_t {
   Quit,        // rank 0 -> every rank: the backend is gone, leave its serve loop
   Config,      // rank 0 -> a rank (MPI): serve this backend (rank.h's codec)
   Shutdown,    // rank 0 -> every rank (MPI): rank 0 is leaving, leave too
+  Claim,       // a thread -> an entry's home rank: probe and claim it (mpi-abdada)
+  Answer,      // the home rank -> that thread's rank: the claim's outcome
+  Release,     // any -> a home rank: a batch of claims to release
 };
 
 struct Message {

@@ -162,11 +162,6 @@ class AbdadaBackend final : public BackendBase<Table> {
   ThreadPool pool_;
 };
 
-bool counts_searchers(std::string_view scheme) {
-  if (!is_known_scheme(scheme)) return false;
-  return visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kCountsSearchers; });
-}
-
 }  // namespace
 
 // The registry's entry (parallel/registry.cpp): every scheme that holds a
@@ -175,7 +170,7 @@ extern const BackendInfo kAbdadaBackend = {
     "abdada",
     "ABDADA (Weill): every thread searches from the root; busy marks in the shared table "
     "defer younger brothers",
-    "xor", Sharing::Marks, counts_searchers,
+    "xor", Sharing::Marks, counts_searchers_scheme,
     [](const BackendConfig& config) { return make_for_scheme<AbdadaBackend>(config); },
     [] () -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {

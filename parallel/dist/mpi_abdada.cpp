@@ -1,0 +1,400 @@
+// mpi-abdada: ABDADA across ranks (Weill designed it for distributed
+// memory: a CM-5 and a Cray T3D), on the rank machinery of
+// parallel/dist/cluster.h. Every rank runs ABDADA's threads over a table of
+// its own (parallel/shared/abdada.cpp); the entry of every node at least
+// `home_depth` deep lives at a home rank chosen by its key's high bits
+// (dist::HomeTable), so Weill's searcher count (nproc) of such a node is
+// one count for the whole cluster: a thread's claim of it is a round trip
+// to the home, which claims it there and answers with the entry (or "on
+// evaluation" for an exclusive claim of a node others search), and the
+// deferral works across ranks as it does between threads. Stores of those
+// nodes and the releases of their claims are queued per thread and shipped
+// to their homes in batches once per tick (a release a tick late keeps a
+// node busy a little longer: it is deferred, never searched wrongly).
+// Shallower nodes are claimed in the rank's own table, among its threads.
+//
+// A thread waiting for an answer sleeps on its mailbox; the rank's wire
+// thread serves the claims of other ranks and posts the answers to this
+// rank's threads. When a rank stops, its waiting threads are woken with no
+// answer (their search is abandoned anyway), so no thread waits on a rank
+// that has ended; a claim that reaches a home after it sent FIN is not
+// answered. Every rank's threads are bound by the depth limit (ABDADA's
+// threads cooperate on one iteration); rank 0's main thread reports. After
+// each search every rank counts and clears the marks still set (leaks).
+#include <condition_variable>
+#include <mutex>
+
+#include "parallel/dist/cluster.h"
+#include "parallel/shared/root_share.h"
+
+namespace xq {
+
+extern const BackendInfo kAbdadaBackend;
+
+namespace {
+
+using dist::Reader;
+using dist::Tag;
+using dist::Writer;
+using Clock = std::chrono::steady_clock;
+
+// A lone thread of a lone rank has nobody to defer to: it claims nothing.
+constexpr Depth kNoClaims = 1 << 20;
+
+template <class R>
+class AbdadaRankHooks : public RootSharingHooks {
+ public:
+  static constexpr bool kClaimsNodes = true;
+  explicit AbdadaRankHooks(R& rank)
+      : RootSharingHooks(rank.mode().root_share(), rank.mode().root_retest()), rank_(rank) {}
+
+  Depth claim_depth() const { return rank_.mode().claim_depth(); }
+  bool defer_root() const { return rank_.mode().defer_root(); }
+  Depth reprobe_depth() const { return rank_.mode().reprobe_depth(); }
+  bool aborted(const Worker& w) const { return rank_.stopped(w); }
+  void add_helper_stats(SearchStats& s) const { rank_.add_helpers(s); }
+
+ private:
+  const R& rank_;
+};
+
+// A claim waiting for its answer, and the waiter's counters.
+struct alignas(64) Mailbox {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::uint32_t seq = 0;  // the claim waited for
+  bool answered = false;
+  TTClaim answer;
+  // The owner thread's, read after it has parked.
+  std::uint64_t probes = 0;
+  double wait_seconds = 0;
+  RoundTrips trips;
+};
+
+struct QueuedRelease {
+  Key key = 0;
+  std::uint64_t bucket = 0;
+  std::int32_t slot = -1;
+};
+
+// One thread's stores and releases for each home rank, until the next tick.
+struct alignas(64) Outgoing {
+  std::mutex mutex;
+  std::vector<std::vector<dist::WireEntry>> stores;  // by home rank
+  std::vector<std::vector<QueuedRelease>> releases;  // by home rank
+  std::uint64_t offered = 0;
+};
+
+template <class Table>
+class AbdadaMode final : public dist::HomeTable<Table>::Remote {
+ public:
+  using Tt = dist::HomeTable<Table>;
+  template <class R>
+  using Hooks = AbdadaRankHooks<R>;
+  static constexpr std::string_view kName = "mpi-abdada";
+  static constexpr bool kVotes = false;
+  static constexpr bool kDepthLimitOnEveryRank = true;
+
+  AbdadaMode(const BackendConfig& c, const dist::ClusterParams& p)
+      : ranks_(p.ranks),
+        wire_slot_(p.threads),
+        home_depth_(Depth(c.param("home_depth"))),
+        claim_depth_(p.threads > 1 ? Depth(c.param("abdada_defer_depth"))
+                     : p.ranks > 1 ? home_depth_
+                                   : kNoClaims),
+        reprobe_depth_(Depth(c.param("abdada_reprobe_depth"))),
+        defer_root_(c.param("abdada_defer_root") != 0),
+        retest_(c.param("root_retest") != 0),
+        shares_root_(p.threads > 1),
+        awaited_(new std::atomic<int>[std::size_t(p.ranks)]),
+        abandoned_(std::size_t(p.ranks)) {
+    for (int i = 0; i < p.threads; ++i) {
+      mailboxes_.push_back(std::make_unique<Mailbox>());
+      outgoing_.push_back(std::make_unique<Outgoing>());
+      outgoing_.back()->stores.resize(std::size_t(ranks_));
+      outgoing_.back()->releases.resize(std::size_t(ranks_));
+    }
+  }
+
+  Depth claim_depth() const { return claim_depth_; }
+  Depth reprobe_depth() const { return reprobe_depth_; }
+  bool defer_root() const { return defer_root_; }
+  bool root_retest() const { return retest_; }
+  RootShare* root_share() { return shares_root_ ? &root_ : nullptr; }
+
+  template <class R>
+  void attach(R& rank) {
+    wire_ = &rank.wire();
+    done_ = &rank.done_flag();
+    rank.table().attach(ranks_ > 1 ? this : nullptr, rank.rank(), ranks_, home_depth_);
+  }
+  void reset(std::uint64_t id) {
+    id_ = id;
+    root_.reset();
+    for (auto& b : mailboxes_) {
+      b->answered = false;
+      b->probes = 0;
+      b->wait_seconds = 0;
+      b->trips = RoundTrips{};
+    }
+    for (auto& o : outgoing_) {
+      for (auto& v : o->stores) v.clear();
+      for (auto& v : o->releases) v.clear();
+      o->offered = 0;
+    }
+    shipped_ = received_ = served_ = underflows_ = leaks_ = 0;
+    for (int h = 0; h < ranks_; ++h) {
+      awaited_[std::size_t(h)].store(0, std::memory_order_relaxed);
+      abandoned_[std::size_t(h)].clear();
+    }
+  }
+
+  // A search thread: claims `key` at its home and waits for the answer.
+  TTClaim claim(int home, Key key, bool exclusive, int tid) override {
+    Mailbox& box = *mailboxes_[std::size_t(tid)];
+    std::unique_lock lock(box.mutex);
+    if (done_->load(std::memory_order_relaxed)) return {};
+    box.answered = false;
+    const std::uint32_t seq = ++box.seq;
+    awaited_[std::size_t(home)].fetch_add(1, std::memory_order_relaxed);
+    const Clock::time_point sent = Clock::now();
+    wire_->send(home, Tag::Claim,
+                Writer().put(id_).put(std::uint16_t(tid)).put(seq).put(key).put(exclusive).take());
+    box.cv.wait(lock, [&] { return box.answered || done_->load(std::memory_order_relaxed); });
+    const double waited = std::chrono::duration<double>(Clock::now() - sent).count();
+    box.probes += 1;
+    box.wait_seconds += waited;
+    if (!box.answered) return {};  // the rank stopped: nothing claimed here
+    box.trips.add(waited);
+    return box.answer;
+  }
+  void stored(int home, Key key, const TTData& d, int tid) override {
+    Outgoing& o = *outgoing_[std::size_t(tid)];
+    std::lock_guard lock(o.mutex);
+    o.stores[std::size_t(home)].push_back({key, packed::pack(d, 0)});
+    ++o.offered;
+  }
+  void released(int home, Key key, TTSlot slot, int tid) override {
+    Outgoing& o = *outgoing_[std::size_t(tid)];
+    std::lock_guard lock(o.mutex);
+    o.releases[std::size_t(home)].push_back({key, slot.bucket, std::int32_t(slot.slot)});
+  }
+
+  template <class R>
+  void tick(R& rank) {
+    flush(rank);
+  }
+  // Wakes the threads waiting for an answer (done_ is set).
+  template <class R>
+  void stopping(R&) {
+    for (auto& b : mailboxes_) {
+      std::lock_guard lock(b->mutex);
+      b->cv.notify_all();
+    }
+  }
+  // FIN may go once every claim sent has been answered, or its home has
+  // ended (a home answers no claim after its FIN).
+  bool settled(const std::vector<bool>& fin_from) const {
+    for (int h = 0; h < ranks_; ++h)
+      if (!fin_from[std::size_t(h)] && awaited_[std::size_t(h)].load(std::memory_order_relaxed) > 0)
+        return false;
+    return true;
+  }
+  // The unwound threads' last stores and releases go home before FIN.
+  template <class R>
+  void closing(R& rank) {
+    flush(rank);
+  }
+  // No thread runs and every release has arrived: marks still set leaked.
+  template <class R>
+  void finished(R& rank) {
+    if (claim_depth_ < kNoClaims) leaks_ = rank.table().clear_busy_marks();
+  }
+
+  template <class R>
+  bool handle(R& rank, const dist::Message& m, Reader& r, bool fin_sent) {
+    Tt& tt = rank.table();
+    switch (m.tag) {
+      case Tag::Claim: {
+        const auto tid = r.get<std::uint16_t>();
+        const auto seq = r.get<std::uint32_t>();
+        const auto key = r.get<Key>();
+        const auto exclusive = r.get<bool>();
+        if (fin_sent) return true;  // the claimer's rank has stopped too
+        const TTClaim c = tt.claim(key, exclusive, wire_slot_);
+        ++served_;
+        rank.wire().send(m.source, Tag::Answer,
+                         Writer()
+                             .put(id_)
+                             .put(tid)
+                             .put(seq)
+                             .put(key)
+                             .put(c.found)
+                             .put(c.busy)
+                             .put(c.found ? packed::pack(c.data, 0) : std::uint64_t{0})
+                             .put(std::uint64_t(c.slot.bucket))
+                             .put(std::int32_t(c.slot.slot))
+                             .take());
+        return true;
+      }
+      case Tag::Answer: {
+        const auto tid = r.get<std::uint16_t>();
+        const auto seq = r.get<std::uint32_t>();
+        const auto key = r.get<Key>();
+        TTClaim c;
+        c.found = r.get<bool>();
+        c.busy = r.get<bool>();
+        const auto word = r.get<std::uint64_t>();
+        if (c.found) c.data = packed::unpack(word);
+        c.slot.bucket = std::size_t(r.get<std::uint64_t>());
+        c.slot.slot = r.get<std::int32_t>();
+        if (tid >= mailboxes_.size())
+          throw std::runtime_error("mpi-abdada: an answer for thread " + std::to_string(tid) +
+                                   " of a rank with " + std::to_string(mailboxes_.size()));
+        awaited_[std::size_t(m.source)].fetch_sub(1, std::memory_order_relaxed);
+        Mailbox& box = *mailboxes_[tid];
+        std::lock_guard lock(box.mutex);
+        if (seq != box.seq || box.answered) {
+          // Its waiter gave up (the rank is stopping): the claim made at the
+          // home is released with the others before FIN.
+          if (!c.busy && c.slot.slot >= 0)
+            abandoned_[std::size_t(m.source)].push_back(
+                {key, std::uint64_t(c.slot.bucket), std::int32_t(c.slot.slot)});
+          return true;
+        }
+        box.answer = c;
+        box.answered = true;
+        box.cv.notify_all();
+        return true;
+      }
+      case Tag::Entries: {
+        const auto n = r.get<std::uint32_t>();
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const auto e = r.get<dist::WireEntry>();
+          tt.Table::store(e.key, packed::unpack(e.word), wire_slot_);
+        }
+        received_ += n;
+        return true;
+      }
+      case Tag::Release: {
+        const auto n = r.get<std::uint32_t>();
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const auto q = r.get<QueuedRelease>();
+          if (tt.Table::release(q.key, TTSlot{std::size_t(q.bucket), q.slot}, wire_slot_))
+            ++underflows_;
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  void add_stats(SearchStats& s) const {
+    for (const auto& b : mailboxes_) {
+      s.remote_probes += b->probes;
+      s.remote_wait_seconds += b->wait_seconds;
+    }
+    for (const auto& o : outgoing_) s.entries_offered += o->offered;
+    s.entries_shipped += shipped_;
+    s.entries_received += received_;
+    s.mark_underflows += underflows_;
+    s.mark_leaks += leaks_;
+  }
+  RoundTrips round_trips() const {
+    RoundTrips t;
+    for (const auto& b : mailboxes_) t += b->trips;
+    return t;
+  }
+
+ private:
+  // Ships every thread's queued stores and releases to their homes, one
+  // message of each kind per home.
+  template <class R>
+  void flush(R& rank) {
+    if (ranks_ == 1) return;
+    for (int home = 0; home < ranks_; ++home) {
+      if (home == rank.rank()) continue;
+      stores_.clear();
+      releases_.clear();
+      releases_.swap(abandoned_[std::size_t(home)]);
+      for (auto& o : outgoing_) {
+        std::lock_guard lock(o->mutex);
+        auto& s = o->stores[std::size_t(home)];
+        auto& q = o->releases[std::size_t(home)];
+        stores_.insert(stores_.end(), s.begin(), s.end());
+        releases_.insert(releases_.end(), q.begin(), q.end());
+        s.clear();
+        q.clear();
+      }
+      if (!stores_.empty()) {
+        Writer w;
+        w.put(id_).put(std::uint32_t(stores_.size()));
+        for (const dist::WireEntry& e : stores_) w.put(e);
+        rank.wire().send(home, Tag::Entries, w.take());
+        shipped_ += stores_.size();
+      }
+      if (!releases_.empty()) {
+        Writer w;
+        w.put(id_).put(std::uint32_t(releases_.size()));
+        for (const QueuedRelease& q : releases_) w.put(q);
+        rank.wire().send(home, Tag::Release, w.take());
+      }
+    }
+  }
+
+  const int ranks_;
+  const int wire_slot_;  // the table slot of the rank's wire thread
+  const Depth home_depth_, claim_depth_, reprobe_depth_;
+  const bool defer_root_, retest_, shares_root_;
+  dist::Transport* wire_ = nullptr;
+  const std::atomic<bool>* done_ = nullptr;
+  std::uint64_t id_ = 0;
+  RootShare root_;
+  std::vector<std::unique_ptr<Mailbox>> mailboxes_;  // by thread
+  std::vector<std::unique_ptr<Outgoing>> outgoing_;  // by thread
+  // The wire thread's (read by others after the pool has parked).
+  std::vector<dist::WireEntry> stores_;
+  std::vector<QueuedRelease> releases_;
+  // By home rank: claims sent and not answered yet (the threads count up,
+  // the wire thread down), and the claims of answers that came too late.
+  std::unique_ptr<std::atomic<int>[]> awaited_;
+  std::vector<std::vector<QueuedRelease>> abandoned_;
+  std::uint64_t shipped_ = 0, received_ = 0, served_ = 0, underflows_ = 0, leaks_ = 0;
+};
+
+template <class Table>
+using MpiAbdadaBackend = dist::ClusterBackend<Table, AbdadaMode>;
+
+}  // namespace
+
+bool dist::serve_mpi_abdada(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
+  return serve_cluster<AbdadaMode>(c, wire, std::move(early));
+}
+
+// The registry's entry (parallel/registry.cpp): the schemes abdada takes.
+extern const BackendInfo kMpiAbdadaBackend = {
+    "mpi-abdada",
+    "ABDADA across ranks: deep entries and their searcher counts live at a home rank, "
+    "claimed by round trips",
+    "xor", Sharing::Marks, counts_searchers_scheme,
+    [](const BackendConfig& config) { return make_for_scheme<MpiAbdadaBackend>(config); },
+    []() -> const std::vector<ParamSpec>& {
+      static const std::vector<ParamSpec> kParams = [] {
+        std::vector<ParamSpec> v = dist::cluster_params();
+        v.insert(v.begin() + 1,
+                 ParamSpec{"home_depth",
+                           "least remaining depth of a node whose entry and searcher count live "
+                           "at its home rank (claims of it are round trips)",
+                           1, 64, {}, 5});
+        for (const ParamSpec& s : kAbdadaBackend.params())
+          if (s.name != "abdada_first_complete") v.push_back(s);
+        return v;
+      }();
+      return kParams;
+    },
+    /*serial_at_one_thread=*/false,
+    /*in_default_lab=*/false,
+    /*simulable=*/false};
+
+}  // namespace xq

@@ -1,0 +1,223 @@
+// mpi-abdada over the loop wire: the home table routes deep claims, stores
+// and releases of other ranks' keys through the wire and keeps the rest
+// local; the backend returns the serial value in exact mode at 1-4 ranks x
+// 1-2 threads, is the serial search node for node at one rank of one
+// thread, keeps one searcher count per deep node for the whole cluster
+// (round trips, deferrals across ranks, no mark left behind under a lock),
+// ends every search with every message received, binds the node limit over
+// every rank, and survives start/stop cycles.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <vector>
+
+#include "hashing/schemes.h"
+#include "parallel/backend.h"
+#include "parallel/dist/rank.h"
+#include "parallel/params.h"
+#include "tests/parallel/dist_checks.h"
+#include "tests/parallel/exact_grid.h"
+
+namespace xq {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A Remote that records what the table sent it and answers every claim
+// with a fixed entry at slot 3 of bucket 7.
+struct FakeRemote final : dist::HomeTable<SpinlockTable>::Remote {
+  std::vector<int> claims, stores, releases;  // home ranks
+  std::vector<TTSlot> released_slots;
+  TTClaim claim(int home, Key, bool, int) override {
+    claims.push_back(home);
+    TTClaim c;
+    c.found = true;
+    c.data = TTData{Move::none(), 11, 0, 9};
+    c.slot = {7, 3};
+    return c;
+  }
+  void stored(int home, Key, const TTData&, int) override { stores.push_back(home); }
+  void released(int home, Key, TTSlot slot, int) override {
+    releases.push_back(home);
+    released_slots.push_back(slot);
+  }
+};
+
+TEST(HomeTable, HomesSpreadOverTheRanksByTheKeysHighBits) {
+  dist::HomeTable<SpinlockTable> t;
+  std::map<int, int> per_rank;
+  int keys = 0;
+  for (Key k = 1; k < 40000; ++k) {
+    t.attach(nullptr, 0, 4, 5);
+    ++per_rank[t.home(k * 0x9E3779B97F4A7C15ull)];
+    ++keys;
+  }
+  ASSERT_EQ(keys, 39999);
+  ASSERT_EQ(per_rank.size(), 4u);
+  for (const auto& [rank, n] : per_rank) {
+    EXPECT_GE(rank, 0);
+    EXPECT_LT(rank, 4);
+    EXPECT_NEAR(n, keys / 4, keys / 40) << "rank " << rank;
+  }
+  // The home depends on the high 32 bits alone.
+  EXPECT_EQ(t.home(0x1234567800000000ull), t.home(0x12345678FFFFFFFFull));
+}
+
+TEST(HomeTable, DeepNodesOfOtherRanksGoThroughTheWireAndTheRestStaysHere) {
+  dist::HomeTable<SpinlockTable> t;
+  t.configure(1, 2, Replacement::TwoTier);
+  FakeRemote remote;
+  t.attach(&remote, 0, 2, 5);
+  Key here = 0, there = 0;
+  for (Key k = 1; !here || !there; ++k) {
+    const Key key = k * 0x9E3779B97F4A7C15ull;
+    (t.home(key) == 0 ? here : there) = key;
+  }
+  // A deep claim of a node homed elsewhere is the remote's, its handle
+  // marked remote; released, it goes back to the remote unmarked.
+  const TTClaim c = t.claim(there, 5, true, 0);
+  ASSERT_EQ(remote.claims, std::vector<int>{1});
+  EXPECT_TRUE(c.found);
+  EXPECT_EQ(c.data.depth, 9);
+  EXPECT_EQ(c.slot.slot, 3 + dist::HomeTable<SpinlockTable>::kRemoteSlot);
+  EXPECT_FALSE(t.release(there, c.slot, 0));
+  ASSERT_EQ(remote.releases, std::vector<int>{1});
+  EXPECT_EQ(remote.released_slots[0].bucket, 7u);
+  EXPECT_EQ(remote.released_slots[0].slot, 3);
+  // Shallow claims, and deep ones homed here, are this table's.
+  const TTClaim shallow = t.claim(there, 4, false, 0);
+  const TTClaim home = t.claim(here, 8, false, 0);
+  EXPECT_EQ(remote.claims.size(), 1u);
+  EXPECT_LT(shallow.slot.slot, dist::HomeTable<SpinlockTable>::kRemoteSlot);
+  EXPECT_LT(home.slot.slot, dist::HomeTable<SpinlockTable>::kRemoteSlot);
+  EXPECT_EQ(t.searchers(there), 1);
+  EXPECT_EQ(t.searchers(here), 1);
+  t.release(there, shallow.slot, 0);
+  t.release(here, home.slot, 0);
+  EXPECT_EQ(remote.releases.size(), 1u);
+  // A deep store of a node homed elsewhere is kept here and sent home.
+  t.store(there, TTData{Move::none(), 5, 0, 6}, 0);
+  t.store(there, TTData{Move::none(), 5, 0, 4}, 0);
+  t.store(here, TTData{Move::none(), 5, 0, 7}, 0);
+  EXPECT_EQ(remote.stores, std::vector<int>{1});
+  TTData d;
+  ASSERT_TRUE(t.probe(there, d, 0));
+  EXPECT_EQ(d.depth, 6);
+}
+
+std::unique_ptr<Backend> cluster(int ranks, int threads, const std::string& scheme = "xor",
+                                 int home_depth = 2) {
+  BackendConfig c;
+  c.hash = scheme;
+  c.threads = threads;
+  c.hash_mib = 4;
+  set_param(c, "ranks=" + std::to_string(ranks));
+  set_param(c, "home_depth=" + std::to_string(home_depth));
+  return make_backend("mpi-abdada", c);
+}
+
+void expect_balanced(const SearchStats& s, const std::string& what) {
+  EXPECT_EQ(s.msgs_sent, s.msgs_received) << what;
+  EXPECT_EQ(s.bytes_sent, s.bytes_received) << what;
+}
+
+TEST(MpiAbdada, ExactModeIsTheSerialValueAtOneToFourRanks) {
+  const std::vector<Position> ps = test::contract_positions(2);
+  const std::vector<Value>& expected = test::serial_values(ps, 4);
+  int searched = 0;
+  for (int ranks = 1; ranks <= 4; ++ranks)
+    for (int threads = 1; threads <= 2; ++threads) {
+      auto b = cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock");
+      Observer quiet;
+      std::uint64_t remote = 0;
+      for (std::size_t i = 0; i < ps.size(); ++i) {
+        const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
+        const std::string what =
+            std::to_string(ranks) + "x" + std::to_string(threads) + " " + ps[i].fen();
+        EXPECT_EQ(r.score, expected[i]) << what;
+        EXPECT_EQ(r.depth, 4) << what;
+        expect_balanced(r.stats, what);
+        remote += r.stats.remote_probes;
+        ++searched;
+      }
+      if (ranks > 1) EXPECT_GT(remote, 0u) << ranks << "x" << threads << " made no round trip";
+      else EXPECT_EQ(remote, 0u);
+    }
+  EXPECT_EQ(searched, 8 * int(ps.size()));
+}
+
+TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
+  BackendConfig c;
+  c.hash_mib = 4;
+  set_param(c, "ranks=1");
+  auto one = make_backend("mpi-abdada", c);
+  const int compared = test::expect_serial_node_for_node(*one, [](const SearchResult& r) {
+    EXPECT_EQ(r.stats.msgs_sent, 0u);
+    EXPECT_EQ(r.stats.busy_answers, 0u);
+  });
+  EXPECT_GE(compared, 10);
+}
+
+// Under a lock the searcher counts are exact: every claim made at a home,
+// by its own threads or by round trips (those whose answers came after
+// their waiter gave up included), is released by the end of the search, so
+// no mark is left. A release a tick late can find its slot given to the
+// same position again by a later claim, whose own release then finds the
+// count at 0: such underflows stay rare.
+TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
+  for (int ranks : {2, 3}) {
+    auto b = cluster(ranks, 2, "spinlock", 4);
+    SearchOptions o;
+    o.limits.depth = 8;
+    Observer quiet;
+    const SearchResult r = b->search(Position(), o, quiet);
+    const std::string what = std::to_string(ranks) + " ranks";
+    EXPECT_GT(r.stats.remote_probes, 0u) << what;
+    EXPECT_GT(r.stats.busy_answers, 0u) << what;
+    EXPECT_GT(r.stats.deferred_searches, 0u) << what;
+    EXPECT_EQ(r.stats.mark_leaks, 0u) << what;
+    EXPECT_LE(r.stats.mark_underflows * 100, r.stats.remote_probes) << what;
+    // Every deep store of a node homed elsewhere went home, and arrived.
+    EXPECT_GT(r.stats.entries_shipped, 0u) << what;
+    EXPECT_EQ(r.stats.entries_shipped, r.stats.entries_offered) << what;
+    EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped) << what;
+    // A round trip is timed when its answer came (a stopping rank's waiting
+    // threads give up on theirs).
+    EXPECT_GT(r.round_trips.total(), 0u) << what;
+    EXPECT_LE(r.round_trips.total(), r.stats.remote_probes) << what;
+    EXPECT_GT(r.stats.remote_wait_seconds, 0.0) << what;
+    EXPECT_LE(r.round_trips.quantile_us(0.5), r.round_trips.quantile_us(0.99)) << what;
+    expect_balanced(r.stats, what);
+  }
+}
+
+TEST(MpiAbdada, TheNodeLimitBindsEveryRank) {
+  auto b = cluster(3, 1, "xor", 4);
+  SearchOptions o;
+  o.limits.nodes = 600000;
+  Observer quiet;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_TRUE(r.stopped);
+  EXPECT_GE(r.stats.nodes, o.limits.nodes);
+  ASSERT_EQ(r.ranks.size(), 3u);
+  EXPECT_LT(r.ranks[0].nodes, o.limits.nodes);
+  expect_balanced(r.stats, "node limit");
+}
+
+TEST(MpiAbdada, StartStopCyclesAtTwoToFourRanksEndDrained) {
+  for (int ranks : {2, 3, 4}) {
+    auto b = cluster(ranks, 1, "xor", 3);
+    int cycles = 0;
+    for (int i = 0; i < 200; ++i) {
+      const SearchResult r =
+          test::stopped_search(*b, Position(), std::chrono::microseconds(200 * (i % 5)));
+      expect_balanced(r.stats, std::to_string(ranks) + " ranks, cycle " + std::to_string(i));
+      ++cycles;
+    }
+    EXPECT_EQ(cycles, 200);
+  }
+}
+
+}  // namespace
+}  // namespace xq
