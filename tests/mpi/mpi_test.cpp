@@ -1,10 +1,11 @@
-// mpi-lazy over the MPI wire. Two kinds of test in one binary:
+// The distributed backends (mpi-lazy, mpi-abdada) over the MPI wire. Two
+// kinds of test in one binary:
 //  * MpiWorld.*: run by ctest under `mpiexec -n N` (N = 2, 3, 4): rank 0
 //    runs GoogleTest, the other ranks serve the backends it builds, as
-//    xqlab's own ranks do. Exact mode returns the serial value at 1..N
-//    ranks x 1-2 threads, one rank is the serial search node for node,
-//    every search ends drained (sent = received, rank by rank), 200
-//    start/stop cycles end, and bad requests are refused in one line.
+//    xqlab's own ranks do. For each backend: exact mode returns the serial
+//    value at 1..N ranks x 1-2 threads, one rank is the serial search node
+//    for node, every search ends drained (sent = received, rank by rank),
+//    200 start/stop cycles end, and bad requests are refused in one line.
 //  * MpiLaunch.*: run as a plain process; they start `mpiexec ... xqlab` and
 //    check what a user sees: the wire's counters against Open MPI's own
 //    message monitoring, the engine under mpirun, and clear errors.
@@ -33,15 +34,19 @@ using namespace std::chrono_literals;
 
 int world_size() { return dist::mpi_world() ? dist::mpi_world()->size() : 0; }
 
-std::unique_ptr<Backend> on_mpi(int ranks, int threads, const std::string& scheme = "xor") {
+const std::vector<std::string> kBackends = {"mpi-lazy", "mpi-abdada"};
+
+std::unique_ptr<Backend> on_mpi(const std::string& backend, int ranks, int threads,
+                                const std::string& scheme = "xor", int depth_param = 2) {
   BackendConfig c;
   c.hash = scheme;
   c.threads = threads;
   c.hash_mib = 4;
   set_param(c, "wire=mpi");
   set_param(c, "ranks=" + std::to_string(ranks));
-  set_param(c, "share_depth=2");
-  return make_backend("mpi-lazy", c);
+  // Small depths for the small searches here: shipped entries, home claims.
+  set_param(c, (backend == "mpi-lazy" ? "share_depth=" : "home_depth=") + std::to_string(depth_param));
+  return make_backend(backend, c);
 }
 
 // Sent = received over the whole search, and every rank reported.
@@ -66,32 +71,52 @@ TEST_F(MpiWorld, ExactModeIsTheSerialValueAtEveryRankCount) {
   ps.erase(ps.begin() + 4, ps.end() - 2);  // four openings, two random positions
   const std::vector<Value>& expected = test::serial_values(ps, 4);
   int searched = 0;
-  for (int ranks = 1; ranks <= world_size(); ++ranks)
-    for (int threads = 1; threads <= 2; ++threads) {
-      auto b = on_mpi(ranks, threads, threads == 1 ? "xor" : "spinlock");
-      Observer quiet;
-      for (std::size_t i = 0; i < ps.size(); ++i) {
-        const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
-        const std::string what =
-            std::to_string(ranks) + "x" + std::to_string(threads) + " " + ps[i].fen();
-        EXPECT_EQ(r.score, expected[i]) << what;
-        EXPECT_EQ(r.depth, 4) << what;
-        expect_drained(r, ranks, what);
-        ++searched;
+  for (const std::string& backend : kBackends)
+    for (int ranks = 1; ranks <= world_size(); ++ranks)
+      for (int threads = 1; threads <= 2; ++threads) {
+        auto b = on_mpi(backend, ranks, threads, threads == 1 ? "xor" : "spinlock");
+        Observer quiet;
+        for (std::size_t i = 0; i < ps.size(); ++i) {
+          const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
+          const std::string what = backend + " " + std::to_string(ranks) + "x" +
+                                   std::to_string(threads) + " " + ps[i].fen();
+          EXPECT_EQ(r.score, expected[i]) << what;
+          EXPECT_EQ(r.depth, 4) << what;
+          expect_drained(r, ranks, what);
+          ++searched;
+        }
       }
-    }
-  EXPECT_EQ(searched, world_size() * 2 * int(ps.size()));
+  EXPECT_EQ(searched, 2 * world_size() * 2 * int(ps.size()));
 }
 
 TEST_F(MpiWorld, OneRankIsTheSerialSearchNodeForNode) {
-  auto one = on_mpi(1, 1);
-  const int compared = test::expect_serial_node_for_node(*one);
-  EXPECT_GE(compared, 10);
+  for (const std::string& backend : kBackends) {
+    auto one = on_mpi(backend, 1, 1);
+    const int compared = test::expect_serial_node_for_node(*one);
+    EXPECT_GE(compared, 10) << backend;
+  }
+}
+
+TEST_F(MpiWorld, DeepNodesAreClaimedAtTheirHomesAcrossProcesses) {
+  const int ranks = world_size();
+  auto b = on_mpi("mpi-abdada", ranks, 1, "spinlock", 4);
+  SearchOptions o;
+  o.limits.depth = 8;
+  Observer quiet;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_GT(r.stats.remote_probes, 0u);
+  EXPECT_GT(r.round_trips.total(), 0u);
+  EXPECT_GT(r.stats.busy_answers, 0u);
+  EXPECT_EQ(r.stats.mark_leaks, 0u);
+  EXPECT_GT(r.stats.entries_shipped, 0u);
+  EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped);
+  expect_drained(r, ranks, "mpi-abdada depth 8");
+  for (const RankFigures& f : r.ranks) EXPECT_GT(f.nodes, 0u) << "every rank searched";
 }
 
 TEST_F(MpiWorld, EntriesReachEveryOtherRankAndTheNodeLimitBindsAll) {
   const int ranks = world_size();
-  auto b = on_mpi(ranks, 1);
+  auto b = on_mpi("mpi-lazy", ranks, 1);
   SearchOptions o;
   o.limits.depth = 8;
   Observer quiet;
@@ -112,33 +137,35 @@ TEST_F(MpiWorld, EntriesReachEveryOtherRankAndTheNodeLimitBindsAll) {
 
 TEST_F(MpiWorld, TwoHundredStartStopCyclesEndDrained) {
   const int ranks = world_size();
-  auto b = on_mpi(ranks, 1);
   int cycles = 0;
-  for (int i = 0; i < 200; ++i) {
-    const SearchResult r =
-        test::stopped_search(*b, Position(), std::chrono::microseconds(300 * (i % 4)));
-    expect_drained(r, ranks, "cycle " + std::to_string(i));
-    ++cycles;
+  for (const std::string& backend : kBackends) {
+    auto b = on_mpi(backend, ranks, 1);
+    for (int i = 0; i < 200; ++i) {
+      const SearchResult r =
+          test::stopped_search(*b, Position(), std::chrono::microseconds(300 * (i % 4)));
+      expect_drained(r, ranks, backend + " cycle " + std::to_string(i));
+      ++cycles;
+    }
   }
-  EXPECT_EQ(cycles, 200);
+  EXPECT_EQ(cycles, 400);
 }
 
 TEST_F(MpiWorld, BadRequestsAreRefusedInOneLine) {
   try {
-    on_mpi(world_size() + 1, 1);
+    on_mpi("mpi-lazy", world_size() + 1, 1);
     ADD_FAILURE() << "more ranks than mpiexec started were accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "mpi-lazy: ranks=" + std::to_string(world_size() + 1) +
                                          " but mpirun started " + std::to_string(world_size()) +
                                          " processes");
   }
-  auto first = on_mpi(2, 1);
+  auto first = on_mpi("mpi-lazy", 2, 1);
   try {
-    on_mpi(2, 1);
+    on_mpi("mpi-abdada", 2, 1);
     ADD_FAILURE() << "two backends were given the same ranks";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "mpi-lazy: the MPI ranks already serve another backend (one at a time)");
+              "mpi-abdada: the MPI ranks already serve another backend (one at a time)");
   }
   // The first still works.
   Observer quiet;
