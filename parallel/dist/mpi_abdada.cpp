@@ -386,7 +386,7 @@ extern const BackendInfo kMpiAbdadaBackend = {
                  ParamSpec{"home_depth",
                            "least remaining depth of a node whose entry and searcher count live "
                            "at its home rank (claims of it are round trips)",
-                           1, 64, {}, 5});
+                           1, 64, {}, 3});
         for (const ParamSpec& s : kAbdadaBackend.params())
           if (s.name != "abdada_first_complete") v.push_back(s);
         return v;

@@ -123,7 +123,8 @@ class ShippingTable : public Inner {
 // searcher count per deep node (mpi-abdada). A claim of a node homed
 // elsewhere is a round trip (Remote::claim); its handle names the home's
 // slot, marked by kRemoteSlot, and its release is queued for the home.
-// A store of such a node is kept here too and queued for the home. Shallow
+// A store of such a node is kept here too and queued for the home, and a
+// claim's answer deeper than this rank's copy is kept here. Shallow
 // nodes, and deep ones homed here, use the inner table alone.
 template <class Inner>
 class HomeTable : public Inner {
@@ -159,11 +160,16 @@ class HomeTable : public Inner {
     TTClaim c = remote_->claim(home(key), key, exclusive, tid);
     if (c.busy) return c;
     if (c.slot.slot >= 0) c.slot.slot += kRemoteSlot;
-    // This rank's own copy, when it is deeper than the home's.
+    // This rank's own copy, when it is deeper than the home's; else the
+    // home's entry is kept here too, for the shallower probes that stay here.
     TTData mine;
-    if (Inner::probe(key, mine, tid) && (!c.found || mine.depth > c.data.depth)) {
+    const bool have = Inner::probe(key, mine, tid);
+    if (have && (!c.found || mine.depth > c.data.depth)) {
       c.found = true;
       c.data = mine;
+    } else if (c.found && c.data.depth > packed::kPlaceholderDepth &&
+               (!have || c.data.depth > mine.depth)) {
+      Inner::store(key, c.data, tid);
     }
     return c;
   }

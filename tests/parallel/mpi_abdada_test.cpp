@@ -81,6 +81,10 @@ TEST(HomeTable, DeepNodesOfOtherRanksGoThroughTheWireAndTheRestStaysHere) {
   EXPECT_TRUE(c.found);
   EXPECT_EQ(c.data.depth, 9);
   EXPECT_EQ(c.slot.slot, 3 + dist::HomeTable<SpinlockTable>::kRemoteSlot);
+  // The home's entry, deeper than any here, is kept here too.
+  TTData kept;
+  ASSERT_TRUE(t.probe(there, kept, 0));
+  EXPECT_EQ(kept.depth, 9);
   EXPECT_FALSE(t.release(there, c.slot, 0));
   ASSERT_EQ(remote.releases, std::vector<int>{1});
   EXPECT_EQ(remote.released_slots[0].bucket, 7u);
@@ -97,12 +101,14 @@ TEST(HomeTable, DeepNodesOfOtherRanksGoThroughTheWireAndTheRestStaysHere) {
   t.release(here, home.slot, 0);
   EXPECT_EQ(remote.releases.size(), 1u);
   // A deep store of a node homed elsewhere is kept here and sent home.
-  t.store(there, TTData{Move::none(), 5, 0, 6}, 0);
-  t.store(there, TTData{Move::none(), 5, 0, 4}, 0);
+  Key other = there + 1;
+  while (t.home(other) != 1) ++other;
+  t.store(other, TTData{Move::none(), 5, 0, 4}, 0);
+  t.store(other, TTData{Move::none(), 5, 0, 6}, 0);
   t.store(here, TTData{Move::none(), 5, 0, 7}, 0);
   EXPECT_EQ(remote.stores, std::vector<int>{1});
   TTData d;
-  ASSERT_TRUE(t.probe(there, d, 0));
+  ASSERT_TRUE(t.probe(other, d, 0));
   EXPECT_EQ(d.depth, 6);
 }
 
