@@ -115,6 +115,19 @@ void print_wire(const std::vector<lab::timing::LabSummary>& rows) {
                   r.nodes > 0 ? 1e6 * r.msgs_sent / r.nodes : 0.0,
                   r.entries_offered > 0 ? 100.0 * r.entries_shipped / r.entries_offered : 0.0,
                   r.entries_received);
+  bool remote = false;
+  for (const lab::timing::LabSummary& r : rows) remote = remote || r.remote();
+  if (!remote) return;
+  std::printf("\nremote claims (mpi-abdada): round trips to a node's home rank; wait = share of"
+              " the threads' time spent waiting for answers\n");
+  std::printf("%-13s %-11s %3s %12s %10s %10s %10s %8s\n", "backend", "hash", "thr", "trips",
+              "trips/s", "p50 us", "p99 us", "wait");
+  for (const lab::timing::LabSummary& r : rows)
+    if (r.remote())
+      std::printf("%-13s %-11s %3d %12.0f %10.0f %10.0f %10.0f %7.1f%%\n",
+                  r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
+                  r.remote_probes, r.seconds > 0 ? r.remote_probes / r.seconds : 0.0,
+                  r.round_trip_p50_us, r.round_trip_p99_us, 100.0 * r.remote_wait_share());
 }
 
 // Work W (nodes), critical path C and parallelism W / C for the backends

@@ -76,6 +76,13 @@ void to_json(Json& j, const LabSummary& r) {
                      {"entries_offered", r.entries_offered},
                      {"entries_shipped", r.entries_shipped},
                      {"entries_received", r.entries_received}};
+  if (r.remote())
+    j["remote"] = Json{{"probes", r.remote_probes},
+                       {"probes_per_second", r.seconds > 0 ? r.remote_probes / r.seconds : 0.0},
+                       {"wait_seconds", r.remote_wait_seconds},
+                       {"wait_share", r.remote_wait_share()},
+                       {"round_trip_p50_us", r.round_trip_p50_us},
+                       {"round_trip_p99_us", r.round_trip_p99_us}};
   if (r.passes())
     j["aphid"] = Json{{"master_passes", r.master_passes},
                       {"uncertain_leaves", r.uncertain_leaves},

@@ -21,6 +21,8 @@ struct Sums {
   std::vector<double> critical_path, schedule_bound;  // per run
   std::vector<double> passes, uncertain, leaves, researches;  // per run (aphid)
   std::vector<double> msgs, bytes, offered, shipped, received;  // per run (distributed)
+  std::vector<double> remote, remote_wait;                       // per run (mpi-abdada)
+  RoundTrips trips;                                              // over every run
   std::vector<double> cancel_wait;  // per run (jamboree)
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
@@ -51,13 +53,14 @@ const CounterSum kCounterSums[] = {
     {&Sums::bytes, &SearchStats::bytes_sent},
     {&Sums::offered, &SearchStats::entries_offered},
     {&Sums::shipped, &SearchStats::entries_shipped},
-    {&Sums::received, &SearchStats::entries_received}};
+    {&Sums::received, &SearchStats::entries_received},
+    {&Sums::remote, &SearchStats::remote_probes}};
 
 std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
   std::vector<Sums> sums(s.configs.size());
   for (Sums& x : sums) {
-    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load, &x.cancel_wait})
+    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load, &x.cancel_wait, &x.remote_wait})
       v->assign(std::size_t(s.runs), 0.0);
     for (const CounterSum& c : kCounterSums) (x.*c.sum).assign(std::size_t(s.runs), 0.0);
     x.position_seconds.assign(positions, {});
@@ -72,6 +75,8 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     x.idle[k] += st.idle_seconds;
     x.cancel_wait[k] += double(st.cancel_wait_seconds);
     x.load[k] += r.load_average;
+    x.remote_wait[k] += st.remote_wait_seconds;
+    x.trips += r.result.round_trips;
     x.search += st.search_seconds;
     x.idle_all += st.idle_seconds;
     x.lock += st.lock_seconds;
@@ -165,6 +170,10 @@ LabSummary own_figures(const LabSettings& s, const LabConfig& c, int reference, 
   o.entries_offered = common::median(x.offered);
   o.entries_shipped = common::median(x.shipped);
   o.entries_received = common::median(x.received);
+  o.remote_probes = common::median(x.remote);
+  o.remote_wait_seconds = common::median(x.remote_wait);
+  o.round_trip_p50_us = x.trips.quantile_us(0.5);
+  o.round_trip_p99_us = x.trips.quantile_us(0.99);
   o.cancel_wait_seconds = common::median(x.cancel_wait);
   o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;

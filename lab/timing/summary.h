@@ -114,12 +114,22 @@ struct LabSummary {
   // leaves met by them, leaf searches and leaf re-searches (bad bounds).
   double master_passes = 0, uncertain_leaves = 0, leaf_searches = 0, leaf_researches = 0;
   bool passes() const { return master_passes > 0; }
-  // Distributed backends (mpi-lazy): median over runs of the summed messages
+  // Distributed backends (mpi-lazy, mpi-abdada): median over runs of the summed messages
   // and bytes sent over the wire by every rank, and of the table entries
   // offered for shipping, shipped, and received by other ranks.
   double msgs_sent = 0, bytes_sent = 0, entries_offered = 0, entries_shipped = 0,
          entries_received = 0;
   bool wire() const { return msgs_sent > 0; }
+  // mpi-abdada: median over runs of the summed claims made at another rank
+  // (round trips) and of the seconds threads waited for their answers; the
+  // round trips' p50 and p99 over every search of every run.
+  double remote_probes = 0, remote_wait_seconds = 0, round_trip_p50_us = 0,
+         round_trip_p99_us = 0;
+  bool remote() const { return remote_probes > 0; }
+  // The share of the threads' time (processors x wall) spent waiting.
+  double remote_wait_share() const {
+    return seconds > 0 ? remote_wait_seconds / (seconds * processors) : 0;
+  }
 };
 
 // Kuszmaul's model of a task-parallel search's time, T = a W / P + b C,

@@ -47,7 +47,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -256,6 +258,7 @@ class Rank {
       if (m->tag == Tag::Clear) {
         clear();
       } else if (m->tag == Tag::Search) {
+        die_if_told();
         Reader r(m->body);
         get_request(r, request_);
         serve_search();
@@ -311,6 +314,13 @@ class Rank {
       ~Leave() { active.fetch_sub(1, std::memory_order_release); }
     } leave{active_};
     t.result = iterative_deepening(*search_, t, *shared_, nullptr);
+  }
+
+  // Fault injection for the tests of a dead rank: with XQLAB_FAULT_KILL_RANK
+  // set to this rank's number, the rank kills itself at its first search.
+  void die_if_told() const {
+    const char* v = std::getenv("XQLAB_FAULT_KILL_RANK");
+    if (p_.mpi && v && std::atoi(v) == rank()) std::raise(SIGKILL);
   }
 
   // This process's CPU seconds so far (user + system).
@@ -416,12 +426,14 @@ class Rank {
         throw std::runtime_error(std::string(M::kName) + ": " + missing(fins, results) +
                                  " within " + std::to_string(kDrainLimit.count()) +
                                  " s of the stop");
-      // A stopping rank looks at its threads, and rank 0 at ending_, at
-      // least once a millisecond.
+      // Rank 0 looks at ending_ at least once a millisecond; a stopping
+      // rank at its unwinding threads every 50 us (they send no message
+      // when they are done, and the stop's latency waits on them).
       auto wait = fin_sent ? std::chrono::microseconds(10000)
                            : std::chrono::duration_cast<std::chrono::microseconds>(
                                  std::max(next_tick - now, Clock::duration::zero()));
-      if (root || (stopping && !fin_sent)) wait = std::min(wait, std::chrono::microseconds(1000));
+      if (root) wait = std::min(wait, std::chrono::microseconds(1000));
+      if (stopping && !fin_sent) wait = std::min(wait, std::chrono::microseconds(50));
       if (std::optional<Message> m = wire_.receive(wait)) handle(*m, fin_sent, fins, results);
     }
   }

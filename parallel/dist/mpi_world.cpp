@@ -9,6 +9,9 @@
 #include "parallel/dist/mpi_world.h"
 
 #include <sys/prctl.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <atomic>
 #include <chrono>
@@ -170,6 +173,22 @@ class MpiWire final : public Transport {
 };
 
 std::unique_ptr<MpiWire> g_wire;
+int g_rank = -1;
+
+// mpirun ends the job when one of its processes dies (or the job is
+// stopped): it sends the others SIGTERM, then SIGKILL. Rank 0, whose output
+// the user reads, says so in one line; the others leave quietly. (A lab
+// replaces the handler with its own, which stops the lab and keeps its
+// journal.)
+extern "C" void on_mpi_term(int) {
+  static const char kLine[] =
+      "xqlab: mpirun is ending the job (a rank died, or the job was stopped)\n";
+  if (g_rank == 0) {
+    const ssize_t n = ::write(2, kLine, sizeof kLine - 1);
+    (void)n;
+  }
+  ::_exit(143);
+}
 
 }  // namespace
 
@@ -186,6 +205,8 @@ MpiSession::MpiSession(int& argc, char**& argv) {
                              ", the wire needs MPI_THREAD_SERIALIZED or more");
   }
   g_wire = std::make_unique<MpiWire>();
+  g_rank = g_wire->rank();
+  std::signal(SIGTERM, on_mpi_term);
 }
 
 MpiSession::~MpiSession() {

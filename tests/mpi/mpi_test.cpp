@@ -255,6 +255,39 @@ TEST(MpiLaunch, TheEngineSpeaksUciFromRankZero) {
   EXPECT_EQ(r.out.find("uciok"), r.out.rfind("uciok")) << r.out;
 }
 
+// `uci:mpirun ...` as a match's player: the engine under mpiexec plays
+// whole games against a local one, each new game on the same ranks.
+TEST(MpiLaunch, AnEngineUnderMpirunPlaysAMatch) {
+  const std::string spec = "uci:" + mpiexec() + " -n 2 --oversubscribe " + XQLAB_BINARY +
+                           " engine,Backend=mpi-abdada,name=cluster";
+  const test::XqlabRun r = test::xqlab({"match", "--engine", spec, "--engine", "xqlab",
+                                        "--games", "2", "--depth", "3", "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out.substr(0, r.out.find('\n')));
+  const nlohmann::json& p = j.at("match").at("pairings").at(0);
+  EXPECT_EQ(p.at("wins").get<int>() + p.at("draws").get<int>() + p.at("losses").get<int>(), 2)
+      << r.out;
+  EXPECT_EQ(p.at("forfeits").get<int>(), 0) << r.out;
+}
+
+// A rank that dies mid-search (killed: fault injection) ends the job at
+// once: no hang, a non-zero exit, and rank 0 says so in one line (with
+// mpirun -q the only line; without it mpirun adds its own notice).
+TEST(MpiLaunch, ADeadRankEndsTheJobWithOneLineFromRankZero) {
+  test::RunLimits limits;
+  limits.seconds = 60;
+  limits.input =
+      "uci\nsetoption name Backend value mpi-lazy\nisready\nposition startpos\ngo infinite\n";
+  const auto start = std::chrono::steady_clock::now();
+  const test::XqlabRun r = launch(2, {"-q", "-x", "XQLAB_FAULT_KILL_RANK=1"}, {"engine"}, limits);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_NE(r.status, 0) << r.err;
+  EXPECT_LT(took, std::chrono::seconds(30)) << "the job outlived its dead rank";
+  const std::string line = "xqlab: mpirun is ending the job (a rank died, or the job was stopped)\n";
+  ASSERT_NE(r.err.find(line), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(line), r.err.rfind(line)) << "one line, from rank 0 only: " << r.err;
+}
+
 TEST(MpiLaunch, WireMpiWithoutMpirunIsOneLine) {
   const test::XqlabRun r =
       test::xqlab({"search", "--fen", "startpos", "--depth", "3", "--backend", "mpi-lazy",

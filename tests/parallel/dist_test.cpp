@@ -134,40 +134,18 @@ TEST(DistOutboxes, KeepTheDeepestOffers) {
 
 std::unique_ptr<Backend> cluster(int ranks, int threads, const std::string& scheme = "xor",
                                  const std::string& exchange = "all") {
-  BackendConfig c;
-  c.hash = scheme;
-  c.threads = threads;
-  c.hash_mib = 4;
-  set_param(c, "ranks=" + std::to_string(ranks));
-  set_param(c, "exchange=" + exchange);
-  set_param(c, "share_depth=2");
-  return make_backend("mpi-lazy", c);
+  return test::loop_cluster("mpi-lazy", ranks, threads, scheme,
+                            {"exchange=" + exchange, "share_depth=2"});
 }
 
-void expect_balanced(const SearchStats& s, const std::string& what) {
-  EXPECT_EQ(s.msgs_sent, s.msgs_received) << what;
-  EXPECT_EQ(s.bytes_sent, s.bytes_received) << what;
-}
+using test::expect_balanced;
 
 TEST(MpiLazy, ExactModeIsTheSerialValueAtOneToFourRanks) {
-  const std::vector<Position> ps = test::contract_positions(2);
-  const std::vector<Value>& expected = test::serial_values(ps, 4);
-  int searched = 0;
-  for (int ranks = 1; ranks <= 4; ++ranks)
-    for (int threads = 1; threads <= 2; ++threads) {
-      auto b = cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock", threads == 2 ? "ring" : "all");
-      Observer quiet;
-      for (std::size_t i = 0; i < ps.size(); ++i) {
-        const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
-        const std::string what = std::to_string(ranks) + "x" + std::to_string(threads) + " " +
-                                 ps[i].fen();
-        EXPECT_EQ(r.score, expected[i]) << what;
-        EXPECT_EQ(r.depth, 4) << what;
-        expect_balanced(r.stats, what);
-        ++searched;
-      }
-    }
-  EXPECT_EQ(searched, 8 * int(ps.size()));
+  EXPECT_GT(test::expect_exact_at_one_to_four_ranks([](int ranks, int threads) {
+              return cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock",
+                             threads == 2 ? "ring" : "all");
+            }),
+            0);
 }
 
 TEST(MpiLazy, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
@@ -214,31 +192,11 @@ TEST(MpiLazy, SharingOffShipsNothing) {
 
 TEST(MpiLazy, TheNodeLimitBindsEveryRank) {
   auto b = cluster(3, 1);
-  SearchOptions o;
-  o.limits.nodes = 600000;
-  Observer quiet;
-  const SearchResult r = b->search(Position(), o, quiet);
-  EXPECT_TRUE(r.stopped);
-  EXPECT_GE(r.stats.nodes, o.limits.nodes);
-  // Rank 0 stopped on the cluster's count (the others report once per
-  // tick), before its own count reached the limit.
-  ASSERT_EQ(r.ranks.size(), 3u);
-  EXPECT_LT(r.ranks[0].nodes, o.limits.nodes);
-  expect_balanced(r.stats, "node limit");
+  test::expect_node_limit_binds_every_rank(*b);
 }
 
 TEST(MpiLazy, StartStopCyclesAtTwoToFourRanksEndDrained) {
-  for (int ranks : {2, 3, 4}) {
-    auto b = cluster(ranks, 1);
-    int cycles = 0;
-    for (int i = 0; i < 200; ++i) {
-      const SearchResult r =
-          test::stopped_search(*b, Position(), std::chrono::microseconds(200 * (i % 5)));
-      expect_balanced(r.stats, std::to_string(ranks) + " ranks, cycle " + std::to_string(i));
-      ++cycles;
-    }
-    EXPECT_EQ(cycles, 200);
-  }
+  EXPECT_EQ(test::expect_cycles_end_drained([](int ranks) { return cluster(ranks, 1); }), 600);
 }
 
 TEST(MpiLazy, ClearBetweenSearchesRepeatsTheExactValue) {

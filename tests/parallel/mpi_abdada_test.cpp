@@ -114,43 +114,25 @@ TEST(HomeTable, DeepNodesOfOtherRanksGoThroughTheWireAndTheRestStaysHere) {
 
 std::unique_ptr<Backend> cluster(int ranks, int threads, const std::string& scheme = "xor",
                                  int home_depth = 2) {
-  BackendConfig c;
-  c.hash = scheme;
-  c.threads = threads;
-  c.hash_mib = 4;
-  set_param(c, "ranks=" + std::to_string(ranks));
-  set_param(c, "home_depth=" + std::to_string(home_depth));
-  return make_backend("mpi-abdada", c);
+  return test::loop_cluster("mpi-abdada", ranks, threads, scheme,
+                            {"home_depth=" + std::to_string(home_depth)});
 }
 
-void expect_balanced(const SearchStats& s, const std::string& what) {
-  EXPECT_EQ(s.msgs_sent, s.msgs_received) << what;
-  EXPECT_EQ(s.bytes_sent, s.bytes_received) << what;
-}
+using test::expect_balanced;
 
 TEST(MpiAbdada, ExactModeIsTheSerialValueAtOneToFourRanks) {
-  const std::vector<Position> ps = test::contract_positions(2);
-  const std::vector<Value>& expected = test::serial_values(ps, 4);
-  int searched = 0;
-  for (int ranks = 1; ranks <= 4; ++ranks)
-    for (int threads = 1; threads <= 2; ++threads) {
-      auto b = cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock");
-      Observer quiet;
-      std::uint64_t remote = 0;
-      for (std::size_t i = 0; i < ps.size(); ++i) {
-        const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
-        const std::string what =
-            std::to_string(ranks) + "x" + std::to_string(threads) + " " + ps[i].fen();
-        EXPECT_EQ(r.score, expected[i]) << what;
-        EXPECT_EQ(r.depth, 4) << what;
-        expect_balanced(r.stats, what);
-        remote += r.stats.remote_probes;
-        ++searched;
-      }
-      if (ranks > 1) EXPECT_GT(remote, 0u) << ranks << "x" << threads << " made no round trip";
-      else EXPECT_EQ(remote, 0u);
-    }
-  EXPECT_EQ(searched, 8 * int(ps.size()));
+  std::map<int, std::uint64_t> remote;  // round trips by rank count
+  EXPECT_GT(test::expect_exact_at_one_to_four_ranks(
+                [](int ranks, int threads) {
+                  return cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock");
+                },
+                [&](int ranks, int, const SearchResult& r) {
+                  remote[ranks] += r.stats.remote_probes;
+                }),
+            0);
+  EXPECT_EQ(remote[1], 0u);
+  for (int ranks = 2; ranks <= 4; ++ranks)
+    EXPECT_GT(remote[ranks], 0u) << ranks << " ranks made no round trip";
 }
 
 TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
@@ -200,29 +182,13 @@ TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
 
 TEST(MpiAbdada, TheNodeLimitBindsEveryRank) {
   auto b = cluster(3, 1, "xor", 4);
-  SearchOptions o;
-  o.limits.nodes = 600000;
-  Observer quiet;
-  const SearchResult r = b->search(Position(), o, quiet);
-  EXPECT_TRUE(r.stopped);
-  EXPECT_GE(r.stats.nodes, o.limits.nodes);
-  ASSERT_EQ(r.ranks.size(), 3u);
-  EXPECT_LT(r.ranks[0].nodes, o.limits.nodes);
-  expect_balanced(r.stats, "node limit");
+  test::expect_node_limit_binds_every_rank(*b);
 }
 
 TEST(MpiAbdada, StartStopCyclesAtTwoToFourRanksEndDrained) {
-  for (int ranks : {2, 3, 4}) {
-    auto b = cluster(ranks, 1, "xor", 3);
-    int cycles = 0;
-    for (int i = 0; i < 200; ++i) {
-      const SearchResult r =
-          test::stopped_search(*b, Position(), std::chrono::microseconds(200 * (i % 5)));
-      expect_balanced(r.stats, std::to_string(ranks) + " ranks, cycle " + std::to_string(i));
-      ++cycles;
-    }
-    EXPECT_EQ(cycles, 200);
-  }
+  EXPECT_EQ(
+      test::expect_cycles_end_drained([](int ranks) { return cluster(ranks, 1, "xor", 3); }),
+      600);
 }
 
 }  // namespace
