@@ -112,8 +112,8 @@ TEST(HomeTable, DeepNodesOfOtherRanksGoThroughTheWireAndTheRestStaysHere) {
   EXPECT_EQ(d.depth, 6);
 }
 
-std::unique_ptr<Backend> cluster(int ranks, int threads, const std::string& scheme = "xor",
-                                 int home_depth = 2) {
+std::unique_ptr<Backend> abdada_cluster(int ranks, int threads,
+                                        const std::string& scheme = "xor", int home_depth = 2) {
   return test::loop_cluster("mpi-abdada", ranks, threads, scheme,
                             {"home_depth=" + std::to_string(home_depth)});
 }
@@ -124,7 +124,7 @@ TEST(MpiAbdada, ExactModeIsTheSerialValueAtOneToFourRanks) {
   std::map<int, std::uint64_t> remote;  // round trips by rank count
   EXPECT_GT(test::expect_exact_at_one_to_four_ranks(
                 [](int ranks, int threads) {
-                  return cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock");
+                  return abdada_cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock");
                 },
                 [&](int ranks, int, const SearchResult& r) {
                   remote[ranks] += r.stats.remote_probes;
@@ -155,7 +155,7 @@ TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
 // count at 0: such underflows stay rare.
 TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
   for (int ranks : {2, 3}) {
-    auto b = cluster(ranks, 2, "spinlock", 4);
+    auto b = abdada_cluster(ranks, 2, "spinlock", 4);
     SearchOptions o;
     o.limits.depth = 8;
     Observer quiet;
@@ -181,14 +181,14 @@ TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
 }
 
 TEST(MpiAbdada, TheNodeLimitBindsEveryRank) {
-  auto b = cluster(3, 1, "xor", 4);
+  auto b = abdada_cluster(3, 1, "xor", 4);
   test::expect_node_limit_binds_every_rank(*b);
 }
 
 TEST(MpiAbdada, StartStopCyclesAtTwoToFourRanksEndDrained) {
-  EXPECT_EQ(
-      test::expect_cycles_end_drained([](int ranks) { return cluster(ranks, 1, "xor", 3); }),
-      600);
+  EXPECT_EQ(test::expect_cycles_end_drained(
+                [](int ranks) { return abdada_cluster(ranks, 1, "xor", 3); }),
+            600);
 }
 
 }  // namespace
