@@ -62,7 +62,8 @@ class AbdadaRankHooks : public RootSharingHooks {
 struct alignas(64) Mailbox {
   std::mutex mutex;
   std::condition_variable cv;
-  std::uint32_t seq = 0;  // the claim waited for
+  std::uint32_t seq = 0;  // the claim last sent
+  bool waiting = false;   // its thread still waits for the answer
   bool answered = false;
   TTClaim answer;
   // The owner thread's, read after it has parked.
@@ -133,6 +134,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     root_.reset();
     for (auto& b : mailboxes_) {
       b->answered = false;
+      b->waiting = false;
       b->probes = 0;
       b->wait_seconds = 0;
       b->trips = RoundTrips{};
@@ -155,12 +157,14 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     std::unique_lock lock(box.mutex);
     if (done_->load(std::memory_order_relaxed)) return {};
     box.answered = false;
+    box.waiting = true;
     const std::uint32_t seq = ++box.seq;
     awaited_[std::size_t(home)].fetch_add(1, std::memory_order_relaxed);
     const Clock::time_point sent = Clock::now();
     wire_->send(home, Tag::Claim,
                 Writer().put(id_).put(std::uint16_t(tid)).put(seq).put(key).put(exclusive).take());
     box.cv.wait(lock, [&] { return box.answered || done_->load(std::memory_order_relaxed); });
+    box.waiting = false;
     const double waited = std::chrono::duration<double>(Clock::now() - sent).count();
     box.probes += 1;
     box.wait_seconds += waited;
@@ -254,7 +258,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         awaited_[std::size_t(m.source)].fetch_sub(1, std::memory_order_relaxed);
         Mailbox& box = *mailboxes_[tid];
         std::lock_guard lock(box.mutex);
-        if (seq != box.seq || box.answered) {
+        if (seq != box.seq || !box.waiting) {
           // Its waiter gave up (the rank is stopping): the claim made at the
           // home is released with the others before FIN.
           if (!c.busy && c.slot.slot >= 0)

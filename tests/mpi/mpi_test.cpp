@@ -276,10 +276,12 @@ TEST(MpiLaunch, AnEngineUnderMpirunPlaysAMatch) {
 TEST(MpiLaunch, ADeadRankEndsTheJobWithOneLineFromRankZero) {
   test::RunLimits limits;
   limits.seconds = 60;
-  limits.input =
-      "uci\nsetoption name Backend value mpi-lazy\nisready\nposition startpos\ngo infinite\n";
+  // A search that only a dead rank can end (not an engine session, whose
+  // end of input could stop the search before rank 1 is asked to help).
   const auto start = std::chrono::steady_clock::now();
-  const test::XqlabRun r = launch(2, {"-q", "-x", "XQLAB_FAULT_KILL_RANK=1"}, {"engine"}, limits);
+  const test::XqlabRun r =
+      launch(2, {"-q", "-x", "XQLAB_FAULT_KILL_RANK=1"},
+             {"search", "--fen", "startpos", "--depth", "40", "--backend", "mpi-lazy"}, limits);
   const auto took = std::chrono::steady_clock::now() - start;
   EXPECT_NE(r.status, 0) << r.err;
   EXPECT_LT(took, std::chrono::seconds(30)) << "the job outlived its dead rank";

@@ -42,7 +42,7 @@ TEST(ParamsReadme, SharedParametersNameEveryReader) {
   EXPECT_EQ(find_param("min_split_depth").backends,
             (std::vector<std::string_view>{"pvsplit", "ybwc", "ybwc-proc", "dts"}));
   EXPECT_EQ(find_param("root_retest").backends,
-            (std::vector<std::string_view>{"abdada", "abdada-simple"}));
+            (std::vector<std::string_view>{"abdada", "abdada-simple", "mpi-abdada"}));
   EXPECT_EQ(BackendConfig{}.param("min_split_depth"), 4);
   EXPECT_THROW((void)BackendConfig{}.param("no_such_parameter"), std::invalid_argument);
 }
