@@ -24,7 +24,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "parallel/dist/cluster.h"
+#include "parallel/dist/cluster_backend.h"
 #include "parallel/shared/root_share.h"
 
 namespace xq {

@@ -10,7 +10,7 @@
 // thread 0 is bound by the depth limit and reports iterations. The result is
 // rank 0's main thread's, or with best_thread=vote (searches without a depth
 // limit, outside exact mode) the thread a vote over every rank picks.
-#include "parallel/dist/cluster.h"
+#include "parallel/dist/cluster_backend.h"
 
 namespace xq {
 
