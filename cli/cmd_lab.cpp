@@ -52,6 +52,7 @@ struct LabArgs {
   std::string suite = lab::common::default_suite_path(), csv, json_file, journal;
   std::vector<std::string> backends, hash{"xor"}, params, engines;
   std::vector<int> threads{1, 2};
+  std::vector<int> ranks;  // --ranks: each distributed backend at these rank counts
   int depth = kDefaultLabDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
   bool json = false, quiet = false, resume = false;
@@ -227,6 +228,7 @@ int run(const LabArgs& a) {
   s.configs = lab::timing::build_configs(names, a.hash, a.threads, [](const std::string& what) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
+  if (!a.ranks.empty()) s.configs = lab::timing::with_ranks(std::move(s.configs), a.ranks);
   if (s.sim) lab::timing::check_simulable(s.configs);
   s.external = [](const lab::timing::LabConfig& c, const BackendConfig& bc) {
     return lab::games::make_external_backend(c.backend, bc);
@@ -330,6 +332,12 @@ Command add_lab(CLI::App& root) {
       });
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
+  app->add_option("--ranks", a->ranks,
+                  "rank counts, comma-separated: each distributed backend (mpi-lazy, mpi-abdada) "
+                  "runs at every one, with --threads threads per rank (over MPI: mpirun -np "
+                  "the largest)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 64));
   add_table_options(app, a->hash_mb, a->params);
   app->add_option("--depth", a->depth, "depth of every search")
       ->check(CLI::Range(1, int(kMaxDepth)))->capture_default_str();

@@ -11,6 +11,13 @@ namespace xq::cli {
 
 namespace {
 
+// The `thr` column: threads, or R x T for a distributed backend's R ranks
+// of T threads each.
+std::string thr(const lab::timing::LabSummary& r) {
+  const std::string t = std::to_string(r.config.threads);
+  return r.ranks > 0 ? std::to_string(r.ranks) + "x" + t : t;
+}
+
 std::string percent(bool known, double share) {
   if (!known) return "-";
   char buf[32];
@@ -27,15 +34,15 @@ void print_time_shares(const std::vector<lab::timing::LabSummary>& rows) {
               " search overhead,\nso that S = p x (1 - idle - sync - overhead) with summed"
               " times; cpu = CPU got / (wall x threads), median over runs; contested: some run"
               " got < %.0f%% of the CPU it wanted\n", 100.0 * lab::timing::kContestedShare);
-  std::printf("%-13s %-11s %3s %7s %7s %7s %7s %12s %7s %7s %8s %5s %5s %s\n", "backend", "hash",
+  std::printf("%-13s %-11s %5s %7s %7s %7s %7s %12s %7s %7s %8s %5s %5s %s\n", "backend", "hash",
               "thr", "search", "idle", "lock", "copy", "wasted", "L.idle", "L.sync", "L.ovhd",
               "cpu", "load", "");
   for (const lab::timing::LabSummary& r : rows) {
     const double all = r.time_search + r.time_idle + r.time_lock + r.time_copy;
     const bool t = r.timed && all > 0;
     const double load = r.cpu_runs.empty() ? -1 : r.cpu_runs.front().load_average;
-    std::printf("%-13s %-11s %3d %7s %7s %7s %7s %12s %7s %7s %8s %4.0f%% %5.2f %s\n",
-                r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
+    std::printf("%-13s %-11s %5s %7s %7s %7s %7s %12s %7s %7s %8s %4.0f%% %5.2f %s\n",
+                r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(),
                 percent(t, r.time_search / all).c_str(), percent(t, r.time_idle / all).c_str(),
                 percent(t, r.time_lock / all).c_str(), percent(t, r.time_copy / all).c_str(),
                 t ? std::to_string(std::llround(r.wasted_nodes)).c_str() : "-",
@@ -56,7 +63,7 @@ void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
                       " moves, deferred moves searched in pass 1, cutoff re-probes, lost"
                       " releases (count at zero), marks left set at the end"
                     : "");
-  std::printf("%-13s %-11s %3s %21s", "backend", "hash", "thr", "paired S med [min, max]");
+  std::printf("%-13s %-11s %5s %21s", "backend", "hash", "thr", "paired S med [min, max]");
   if (marks)
     std::printf(" %10s %10s %10s %10s %8s %8s", "busy", "deferred", "pass-1", "reprobes", "lost",
                 "leaks");
@@ -66,8 +73,8 @@ void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
     if (!r.run_speedups.empty())
       std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
                     r.paired_max);
-    std::printf("%-13s %-11s %3d %21s", r.config.backend.c_str(), r.config.hash.c_str(),
-                r.config.threads, paired);
+    std::printf("%-13s %-11s %5s %21s", r.config.backend.c_str(), r.config.hash.c_str(),
+                thr(r).c_str(), paired);
     if (marks && r.coordinates())
       std::printf(" %10.0f %10.0f %10.0f %10.0f %8.0f %8.0f", r.busy_answers, r.deferrals,
                   r.deferred_searches, r.cutoff_reprobes, r.mark_underflows, r.mark_leaks);
@@ -85,12 +92,12 @@ void print_aphid(const std::vector<lab::timing::LabSummary>& rows, int positions
   std::printf("\nAPHID: per search (median over runs of the sums / positions), master passes,"
               " uncertain leaves per pass, leaf searches, and the share of them re-searching a"
               " depth for a new window\n");
-  std::printf("%-13s %-11s %3s %12s %14s %12s %10s\n", "backend", "hash", "thr", "passes",
+  std::printf("%-13s %-11s %5s %12s %14s %12s %10s\n", "backend", "hash", "thr", "passes",
               "uncertain/pass", "leaves", "re-search");
   for (const lab::timing::LabSummary& r : rows)
     if (r.passes())
-      std::printf("%-13s %-11s %3d %12.1f %14.1f %12.1f %9.1f%%\n", r.config.backend.c_str(),
-                  r.config.hash.c_str(), r.config.threads, r.master_passes / positions,
+      std::printf("%-13s %-11s %5s %12.1f %14.1f %12.1f %9.1f%%\n", r.config.backend.c_str(),
+                  r.config.hash.c_str(), thr(r).c_str(), r.master_passes / positions,
                   r.uncertain_leaves / r.master_passes, r.leaf_searches / positions,
                   r.leaf_searches > 0 ? 100.0 * r.leaf_researches / r.leaf_searches : 0.0);
 }
@@ -104,12 +111,12 @@ void print_wire(const std::vector<lab::timing::LabSummary>& rows) {
   if (!any) return;
   std::printf("\nwire (distributed backends): per second of search, all ranks (median over runs"
               " of the sums over positions)\n");
-  std::printf("%-13s %-11s %3s %10s %12s %12s %9s %12s\n", "backend", "hash", "thr", "msgs/s",
+  std::printf("%-13s %-11s %5s %10s %12s %12s %9s %12s\n", "backend", "hash", "thr", "msgs/s",
               "bytes/s", "msgs/Mnode", "shipped", "received");
   for (const lab::timing::LabSummary& r : rows)
     if (r.wire())
-      std::printf("%-13s %-11s %3d %10.0f %12.0f %12.1f %8.1f%% %12.0f\n",
-                  r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
+      std::printf("%-13s %-11s %5s %10.0f %12.0f %12.1f %8.1f%% %12.0f\n",
+                  r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(),
                   r.seconds > 0 ? r.msgs_sent / r.seconds : 0.0,
                   r.seconds > 0 ? r.bytes_sent / r.seconds : 0.0,
                   r.nodes > 0 ? 1e6 * r.msgs_sent / r.nodes : 0.0,
@@ -120,12 +127,12 @@ void print_wire(const std::vector<lab::timing::LabSummary>& rows) {
   if (!remote) return;
   std::printf("\nremote claims (mpi-abdada): round trips to a node's home rank; wait = share of"
               " the threads' time spent waiting for answers\n");
-  std::printf("%-13s %-11s %3s %12s %10s %10s %10s %8s\n", "backend", "hash", "thr", "trips",
+  std::printf("%-13s %-11s %5s %12s %10s %10s %10s %8s\n", "backend", "hash", "thr", "trips",
               "trips/s", "p50 us", "p99 us", "wait");
   for (const lab::timing::LabSummary& r : rows)
     if (r.remote())
-      std::printf("%-13s %-11s %3d %12.0f %10.0f %10.0f %10.0f %7.1f%%\n",
-                  r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads,
+      std::printf("%-13s %-11s %5s %12.0f %10.0f %10.0f %10.0f %7.1f%%\n",
+                  r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(),
                   r.remote_probes, r.seconds > 0 ? r.remote_probes / r.seconds : 0.0,
                   r.round_trip_p50_us, r.round_trip_p99_us, 100.0 * r.remote_wait_share());
 }
@@ -139,12 +146,12 @@ void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
   if (!any) return;
   std::printf("\nwork W = nodes of every thread, critical path C = the longest chain of nodes"
               " searched one after another (summed over positions, median over runs)\n");
-  std::printf("%-13s %-11s %3s %12s %12s %8s %9s %10s %8s\n", "backend", "hash", "thr", "W", "C",
+  std::printf("%-13s %-11s %5s %12s %12s %8s %9s %10s %8s\n", "backend", "hash", "thr", "W", "C",
               "W/C", "cutoffs", "abort us", "S bound");
   for (const lab::timing::LabSummary& r : rows) {
     if (!r.has_span()) continue;
-    std::printf("%-13s %-11s %3d %12.0f %12.0f %8.1f", r.config.backend.c_str(),
-                r.config.hash.c_str(), r.config.threads, r.nodes, r.critical_path, r.parallelism);
+    std::printf("%-13s %-11s %5s %12.0f %12.0f %8.1f", r.config.backend.c_str(),
+                r.config.hash.c_str(), thr(r).c_str(), r.nodes, r.critical_path, r.parallelism);
     if (r.has_abort_latency())
       std::printf(" %9.0f %10.1f", r.aborts, 1e6 * r.abort_latency_seconds());
     else
@@ -184,17 +191,17 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
     std::printf(" %s=%s", std::string(p.name).c_str(), p.value_text(s.base).c_str());
   std::printf("\n");
   std::printf("T = median over runs of the time summed over positions; S = T(serial, 1 thread,"
-              " same hash) / T (ratio of summed times);\nE = S / processors (threads, times ranks for a distributed backend); SO = nodes / serial"
+              " same hash) / T (ratio of summed times);\nE = S / processors (threads, times ranks for a distributed backend; thr R x T: R ranks of T threads); SO = nodes / serial"
               " nodes; S spread = min/median/max of per-position speedups; agree = best move as"
               " serial's\n\n");
-  std::printf("%-13s %-11s %3s %9s %8s %6s %5s %12s %6s %10s %6s %9s %9s %6s %17s\n", "backend",
+  std::printf("%-13s %-11s %5s %9s %8s %6s %5s %12s %6s %10s %6s %9s %9s %6s %17s\n", "backend",
               "hash", "thr", "T (s)", "ms/pos", "S", "E", "nodes", "SO", "nps", "tthit",
               "splits", "aborts", "agree", "S min/med/max");
   for (const lab::timing::LabSummary& r : rows) {
     std::printf(
-        "%-13s %-11s %3d %9.3f %8.1f %6.3f %5.2f %12.0f %6.3f %10.0f %5.1f%% %9.0f %9.0f %5.1f%% "
+        "%-13s %-11s %5s %9.3f %8.1f %6.3f %5.2f %12.0f %6.3f %10.0f %5.1f%% %9.0f %9.0f %5.1f%% "
         "%5.2f/%5.2f/%5.2f\n",
-        r.config.backend.c_str(), r.config.hash.c_str(), r.config.threads, r.seconds,
+        r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(), r.seconds,
         r.ms_per_position, r.speedup, r.efficiency, r.nodes, r.overhead, r.nps,
         100.0 * r.tt_hit_rate, r.splits, r.aborts, r.agreement, r.spread_min, r.spread_median,
         r.spread_max);

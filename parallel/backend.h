@@ -79,6 +79,10 @@ class Backend {
   // (a distributed backend over MPI: the ranks serve one backend at a
   // time), so that whoever replaces it must destroy it first.
   virtual bool exclusive() const { return false; }
+  // The logical threads it runs on a simulated machine (parallel/sim): its
+  // threads, plus for a distributed backend its other ranks' threads and
+  // every rank's wire thread.
+  virtual int simulated_threads() const { return config().threads; }
 };
 
 // How a backend's threads divide the work, and so which counter shows that

@@ -29,11 +29,15 @@ ThreadPool::~ThreadPool() {
 void ThreadPool::run(Job job) {
   // On a simulated machine every helper is a logical thread: registered
   // here, by id (so the order in which the OS wakes them never matters), and
-  // attached for the job's length.
+  // attached for the job's length. Helper i is logical thread caller + i, so
+  // that pools whose callers are logical threads themselves (the ranks of a
+  // distributed backend) share one machine.
   if (sim::Machine* m = sim::Machine::current()) {
-    for (int id = 1; id < size(); ++id) m->spawn(id, m->cost_of(sim::Cost::Wake));
-    job = [m, inner = std::move(job)](int id) {
-      m->attach(id);
+    const int base = m->id();
+    sim_base_ = base;
+    for (int id = 1; id < size(); ++id) m->spawn(base + id, m->cost_of(sim::Cost::Wake));
+    job = [m, base, inner = std::move(job)](int id) {
+      m->attach(base + id);
       struct Detach {
         sim::Machine* m;
         ~Detach() { m->detach(); }
@@ -52,7 +56,7 @@ void ThreadPool::run(Job job) {
 }
 
 void ThreadPool::wait_parked() {
-  if (sim::Machine* m = sim::Machine::current()) m->wait_others();
+  if (sim::Machine* m = sim::Machine::current()) m->wait_range(sim_base_ + 1, sim_base_ + size());
   std::unique_lock lock(mutex_);
   // A helper that has not woken for the latest job yet is parked but would
   // still run it: wait until every helper has finished this job.

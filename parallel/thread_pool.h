@@ -61,6 +61,7 @@ class ThreadPool {
   bool quit_ = false;
   Job job_;
   std::exception_ptr error_;
+  int sim_base_ = 0;  // the caller's logical id in the last run() on a simulated machine
   // Last: started after, and joined before, the state above goes away.
   std::vector<std::thread> threads_;
 };

@@ -47,11 +47,16 @@ std::vector<chart::Series> thread_series(const Json& results, bool efficiency) {
   std::vector<std::string> order;
   for (const Json& r : results) {
     if (is_reference(r)) continue;
-    const std::string name = str(r, "backend") + "/" + str(r, "hash");
+    // A distributed backend: one line per threads-per-rank, against all
+    // its threads (ranks x threads).
+    const bool ranked = r.contains("ranks");
+    const std::string name = str(r, "backend") + "/" + str(r, "hash") +
+                             (ranked ? "/" + str(r, "threads") + "t per rank" : "");
     if (!by_name.count(name)) order.push_back(name);
     chart::Series& s = by_name[name];
     s.name = name;
-    const double t = num(r, "threads"), div = efficiency ? t : 1.0;
+    const double t = ranked && r.contains("processors") ? num(r, "processors") : num(r, "threads");
+    const double div = efficiency ? t : 1.0;
     chart::Point p{t, num(r, "speedup") / div, num(r, "speedup_min") / div,
                    num(r, "speedup_max") / div};
     const std::vector<double> runs = run_speedups(r, reference_of(results, r));
@@ -75,7 +80,9 @@ std::string scaling_figure(const Json& doc, int n, bool efficiency) {
   const Json& results = doc["results"];
   chart::LineChart c;
   const std::string what = efficiency ? "efficiency" : "speedup";
-  c.t = {id_for(what, n), what + " against threads", "threads",
+  bool ranked = false;
+  for (const Json& r : results) ranked = ranked || r.contains("ranks");
+  c.t = {id_for(what, n), what + " against threads", ranked ? "threads (ranks x threads per rank)" : "threads",
          efficiency ? "efficiency (speedup / threads)" : "speedup (serial time / time)"};
   c.series = thread_series(results, efficiency);
   const bool simulated = str(doc, "mode") == "simulated";

@@ -59,6 +59,8 @@ void to_json(Json& j, const LabSummary& r) {
   j["runs"] = runs;
   j["cpu_share"] = r.cpu_share;
   j["processors"] = r.processors;
+  // A distributed backend's ranks (threads is then per rank).
+  if (r.ranks > 0) j["ranks"] = r.ranks;
   j["contested"] = r.contested;
   if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
   if (r.schedule_bound > 0)

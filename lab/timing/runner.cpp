@@ -88,6 +88,43 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
   return out;
 }
 
+bool has_ranks(const std::string& backend) {
+  if (common::is_external_engine(backend)) return false;
+  const BackendInfo& info = find_backend(backend);
+  if (!info.params) return false;
+  for (const ParamSpec& p : info.params())
+    if (p.name == "ranks") return true;
+  return false;
+}
+
+int ranks_of(const LabSettings& s, const LabConfig& c) {
+  if (!has_ranks(c.backend)) return 1;
+  BackendConfig b = s.base;
+  for (const std::string& a : c.params) set_param(b, a);
+  return int(b.param("ranks"));
+}
+
+std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vector<int>& ranks) {
+  std::vector<LabConfig> out;
+  bool any = false;
+  for (LabConfig& c : configs) {
+    if (!has_ranks(c.backend)) {
+      out.push_back(std::move(c));
+      continue;
+    }
+    any = true;
+    for (int r : ranks) {
+      LabConfig x = c;
+      x.params.push_back("ranks=" + std::to_string(r));
+      out.push_back(std::move(x));
+    }
+  }
+  if (!any)
+    throw std::invalid_argument("--ranks: no distributed backend among the configurations (name "
+                                "one with --backends, e.g. mpi-lazy or mpi-abdada)");
+  return out;
+}
+
 void check_simulable(const std::vector<LabConfig>& configs) {
   for (const LabConfig& c : configs) {
     if (common::is_external_engine(c.backend))
@@ -169,10 +206,11 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
             // Virtual time: every logical thread had its processor throughout.
             const std::uint64_t seed = s.sim->seed == 0 ? 0 : s.sim->seed + std::uint64_t(run);
             SimulatedSearch sim =
-                simulate_search(*backend, suite[p].pos, options, *s.sim, seed, c.threads);
+                simulate_search(*backend, suite[p].pos, options, *s.sim, seed,
+                                backend->simulated_threads());
             r.result = std::move(sim.result);
             r.seconds = sim.seconds;
-            r.cpu_seconds = sim.seconds * c.threads;
+            r.cpu_seconds = sim.seconds * c.threads * ranks_of(s, c);
           } else {
             r.load_average = load_average_now();
             const double cpu0 = process_cpu_seconds();
@@ -213,7 +251,7 @@ std::string lab_csv_header() {
          "tt_hits,tt_cutoffs,tt_torn,bad_tt_moves,splits,joins,aborts,idle_seconds,bestmove,"
          "score,agrees,search_seconds,lock_seconds,copy_seconds,wasted_nodes,cpu_seconds,"
          "cpu_share,load_average,contested,busy_answers,deferrals,deferred_searches,"
-         "cutoff_reprobes,mark_underflows,mark_leaks,mode";
+         "cutoff_reprobes,mark_underflows,mark_leaks,ranks,mode";
 }
 
 namespace {
@@ -236,6 +274,7 @@ std::string cpu_fields(const LabRun& r, int threads) {
 
 std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::SuiteEntry& e) {
   const LabConfig& c = s.configs[std::size_t(r.config)];
+  const int ranks = ranks_of(s, c);
   const SearchStats& st = r.result.stats;
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   char buf[512];
@@ -249,8 +288,8 @@ std::string lab_csv_row(const LabSettings& s, const LabRun& r, const common::Sui
          std::to_string(c.threads) + "," + std::to_string(r.position + 1) + "," +
          csv_field(e.name) + "," + std::to_string(s.depth) + "," + buf +
          move_name(r.result.best_move) + "," + std::to_string(r.result.score) + "," +
-         (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads) +
-         (s.sim ? ",simulated" : ",measured");
+         (r.agrees ? "1" : "0") + "," + cpu_fields(r, c.threads * ranks) + "," +
+         std::to_string(ranks) + (s.sim ? ",simulated" : ",measured");
 }
 
 }  // namespace xq::lab::timing

@@ -62,6 +62,18 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
                                      const std::vector<int>& threads,
                                      const std::function<void(const std::string&)>& skipped);
 
+// Whether `backend` is distributed (it has a `ranks` parameter).
+bool has_ranks(const std::string& backend);
+
+// The ranks a configuration runs (1 unless distributed): the lab's base
+// parameters, then the configuration's own.
+int ranks_of(const LabSettings& s, const LabConfig& c);
+
+// Each configuration of a distributed backend (one with a `ranks`
+// parameter) once per rank count, with the parameter ranks=R; the others as
+// they are. Throws std::invalid_argument when no configuration has ranks.
+std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vector<int>& ranks);
+
 // Throws std::invalid_argument (one line) for a configuration the simulated
 // machine cannot run (a backend whose helpers are processes, above 1 thread).
 void check_simulable(const std::vector<LabConfig>& configs);

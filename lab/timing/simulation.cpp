@@ -11,6 +11,10 @@ namespace {
 struct CostField {
   const char* name;
   sim::Time sim::Costs::*field;
+  // The wire's costs are a network's, not the profiled machine's
+  // (sim::Costs): a profile may leave them out, and then they keep their
+  // defaults.
+  bool optional = false;
 };
 
 constexpr CostField kFields[] = {
@@ -18,7 +22,9 @@ constexpr CostField kFields[] = {
     {"publish", &sim::Costs::publish},    {"join", &sim::Costs::join},
     {"lock", &sim::Costs::lock},          {"wake", &sim::Costs::wake},
     {"fork", &sim::Costs::fork},          {"barrier", &sim::Costs::barrier},
-    {"idle_poll", &sim::Costs::idle_poll}, {"idle_timeout", &sim::Costs::idle_timeout}};
+    {"idle_poll", &sim::Costs::idle_poll}, {"idle_timeout", &sim::Costs::idle_timeout},
+    {"message", &sim::Costs::message, true}, {"latency", &sim::Costs::latency, true},
+    {"byte", &sim::Costs::byte, true}};
 
 const CostField* find_field(const std::string& name) {
   for (const CostField& f : kFields)
@@ -65,6 +71,7 @@ SimSettings load_sim_profile(const std::string& path) {
   if (j.contains("measured") && j["measured"].is_string()) s.measured = j["measured"];
   for (const CostField& f : kFields) {
     const Json& c = j["costs_ps"];
+    if (!c.contains(f.name) && f.optional) continue;
     if (!c.contains(f.name)) throw fail(std::string("cost \"") + f.name + "\" is missing");
     if (!c[f.name].is_number_integer() || c[f.name].get<std::int64_t>() < 0)
       throw fail(std::string("cost \"") + f.name + "\" must be a whole number of picoseconds >= 0");

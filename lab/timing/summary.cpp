@@ -125,24 +125,14 @@ void loss(LabSummary& o, const Sums& x, const Sums& rx) {
   o.loss_overhead = 1.0 - serial / thread_time - o.loss_idle - o.loss_sync;
 }
 
-// Threads times ranks, for a backend that reads `ranks` (the lab's base
-// parameters, then the configuration's own).
-int processors(const LabSettings& s, const LabConfig& c) {
-  if (common::is_external_engine(c.backend)) return c.threads;
-  const BackendInfo& info = find_backend(c.backend);
-  bool ranked = false;
-  if (info.params)
-    for (const ParamSpec& p : info.params()) ranked = ranked || p.name == "ranks";
-  if (!ranked) return c.threads;
-  BackendConfig b = s.base;
-  for (const std::string& a : c.params) set_param(b, a);
-  return c.threads * int(b.param("ranks"));
-}
+// Threads times ranks (1 unless distributed).
+int processors(const LabSettings& s, const LabConfig& c) { return c.threads * ranks_of(s, c); }
 
 LabSummary own_figures(const LabSettings& s, const LabConfig& c, int reference, const Sums& x) {
   LabSummary o;
   o.config = c;
   o.processors = processors(s, c);
+  if (has_ranks(c.backend)) o.ranks = ranks_of(s, c);
   o.reference = reference;
   o.seconds = common::median(x.seconds);
   o.nodes = common::median(x.nodes);

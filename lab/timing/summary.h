@@ -59,6 +59,7 @@ struct LabSummary {
   // for a distributed backend (mpi-lazy: `ranks` ranks of `threads` each);
   // efficiency, CPU share and thread time are per processor.
   int processors = 1;
+  int ranks = 0;  // a distributed backend's ranks (`threads` is then per rank); 0: not one
   int reference = -1;  // config index of its serial reference
   double seconds = 0;  // T: median over runs of the summed time
   double ms_per_position = 0;  // median over positions of the median time

@@ -62,6 +62,7 @@
 #include "parallel/backend_base.h"
 #include "parallel/dist/mpi_world.h"
 #include "parallel/dist/rank.h"
+#include "parallel/sim/machine.h"
 #include "parallel/thread_pool.h"
 #include "search/driver.h"
 
@@ -120,7 +121,6 @@ class Rank {
   using M = Mode<Table>;
   using Tt = typename M::Tt;
   using Hooks = typename M::template Hooks<Rank>;
-  using Clock = std::chrono::steady_clock;
 
   Rank(const BackendConfig& c, Transport& wire, Tt& table)
       : p_(c), mode_(c, p_), wire_(wire), tt_(table),
@@ -161,6 +161,15 @@ class Rank {
     tt_.clear();
     for (auto& t : threads_) t->clear_heuristics();
   }
+
+  // Another rank on the loop wire: its next SEARCH runs as logical thread
+  // `id` of `m` (nullptr: on the host). Set by rank 0 before it sends it.
+  void simulate_next(sim::Machine* m, int id) {
+    sim_ = m;
+    sim_id_ = id;
+  }
+  // Rank 0: whether the search begun asked the other ranks.
+  bool asked() const { return p_.ranks > 1 && !solo_; }
 
   // Rank 0: sends the search to the other ranks, then starts its helpers
   // and its wire thread; the caller runs thread 0.
@@ -258,7 +267,18 @@ class Rank {
         die_if_told();
         Reader r(m->body);
         get_request(r, request_);
-        serve_search();
+        if (sim::Machine* machine = std::exchange(sim_, nullptr)) {
+          // On a simulated machine (the loop wire): this search runs as a
+          // logical thread, spawned by rank 0 when it sent the SEARCH.
+          machine->attach(sim_id_);
+          struct Leave {
+            sim::Machine* m;
+            ~Leave() { m->detach(); }
+          } leave{machine};
+          serve_search();
+        } else {
+          serve_search();
+        }
       } else if (m->body.size() >= sizeof(std::uint64_t) && Reader(m->body).get<std::uint64_t>() > id_) {
         // Another rank's message of the next search, which reached this
         // rank before rank 0's SEARCH did (only each pair keeps its order).
@@ -392,7 +412,7 @@ class Rank {
     const int others = p_.ranks - 1;
     bool stopping = false, fin_sent = false;
     int fins = 0, results = 0;
-    Clock::time_point next_tick = Clock::now() + p_.tick, give_up{};
+    Clock::time_point next_tick = wire_now() + p_.tick, give_up{};
     for (Message& m : early_)
       if (Reader(m.body).get<std::uint64_t>() == id_) handle(m, fin_sent, fins, results);
     early_.clear();
@@ -403,7 +423,7 @@ class Rank {
         if (root)
           for (int r = 1; r < p_.ranks; ++r) wire_.send(r, Tag::Stop, Writer().put(id_).take());
         mode_.stopping(*this);
-        give_up = Clock::now() + kDrainLimit;
+        give_up = wire_now() + kDrainLimit;
       }
       if (stopping && !fin_sent && active_.load(std::memory_order_acquire) == 0 &&
           mode_.settled(fin_from_)) {
@@ -413,7 +433,7 @@ class Rank {
         fin_sent = true;
       }
       if (fin_sent && fins == others && (!root || results == others)) return;
-      Clock::time_point now = Clock::now();
+      Clock::time_point now = wire_now();
       if (!stopping && now >= next_tick) {
         mode_.tick(*this);
         report_progress();
@@ -426,11 +446,13 @@ class Rank {
       // Rank 0 looks at ending_ at least once a millisecond; a stopping
       // rank at its unwinding threads every 50 us (they send no message
       // when they are done, and the stop's latency waits on them).
-      auto wait = fin_sent ? std::chrono::microseconds(10000)
-                           : std::chrono::duration_cast<std::chrono::microseconds>(
-                                 std::max(next_tick - now, Clock::duration::zero()));
+      // (Once stopping it ticks no more: the 50 us, not the next tick,
+      // bound its wait.)
+      auto wait = fin_sent   ? std::chrono::microseconds(10000)
+                  : stopping ? std::chrono::microseconds(50)
+                             : std::chrono::ceil<std::chrono::microseconds>(
+                                   std::max(next_tick - now, Clock::duration::zero()));
       if (root) wait = std::min(wait, std::chrono::microseconds(1000));
-      if (stopping && !fin_sent) wait = std::min(wait, std::chrono::microseconds(50));
       if (std::optional<Message> m = wire_.receive(wait)) handle(*m, fin_sent, fins, results);
     }
   }
@@ -517,6 +539,8 @@ class Rank {
   SearchShared* shared_ = nullptr;
   Request request_;             // another rank: the search it serves
   std::vector<Message> early_;  // another rank: messages ahead of their SEARCH
+  sim::Machine* sim_ = nullptr;  // another rank: the next SEARCH's simulated machine
+  int sim_id_ = 0;               // ... and its logical thread there
   std::uint64_t id_ = 0;
   bool running_ = false;  // the caller's thread only
   bool solo_ = false;     // rank 0: this search asked no other rank

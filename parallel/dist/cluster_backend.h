@@ -16,7 +16,7 @@
 #include "parallel/dist/loop.h"
 #include "parallel/shared/lazysmp.h"
 #include "parallel/shared/root_threads.h"
-#include "search/virtual_time.h"
+#include "parallel/sim/machine.h"
 
 namespace xq::dist {
 
@@ -56,14 +56,35 @@ class ClusterBackend final : public BackendBase<typename Mode<Table>::Tt> {
     for (int r = 1; r < p_.ranks; ++r) wire_->send(r, Tag::Clear, {});
   }
 
+  // Logical thread ids on a simulated machine: rank r's wire thread (or, on
+  // rank 0, its thread 0) is r * (T + 1), its pool's helpers the T after.
+  int simulated_threads() const override {
+    return p_.ranks > 1 ? p_.ranks * (p_.threads + 1) : p_.threads;
+  }
+
  protected:
   void begin_search(const Position& pos, SearchShared& shared) override {
-    if (p_.ranks > 1 && sim::current())
-      throw std::invalid_argument(
-          std::string(M::kName) +
-          " cannot run on the simulated machine: its ranks wait for messages, which the "
-          "simulator does not schedule");
+    sim::Machine* m = p_.ranks > 1 ? sim::Machine::current() : nullptr;
+    if (m && p_.mpi)
+      throw std::invalid_argument(std::string(M::kName) +
+                                  " cannot run on the simulated machine over MPI: its ranks are "
+                                  "other processes (wire=loop simulates them)");
+    if (m && m->threads() < simulated_threads())
+      throw std::invalid_argument(std::string(M::kName) + " runs " +
+                                  std::to_string(simulated_threads()) +
+                                  " logical threads; the simulated machine holds " +
+                                  std::to_string(m->threads()));
+    const int per = p_.threads + 1;
+    for (int r = 1; r < p_.ranks && !p_.mpi; ++r) servers_[std::size_t(r - 1)]->simulate_next(m, r * per);
     root_->begin(pos, shared, ++search_id_);
+    if (!m) return;
+    if (!root_->asked()) {
+      for (int r = 1; r < p_.ranks; ++r) servers_[std::size_t(r - 1)]->simulate_next(nullptr, 0);
+      return;
+    }
+    // The other ranks start when the SEARCH reaches them.
+    for (int r = 1; r < p_.ranks; ++r)
+      m->spawn(r * per, m->cost_of(sim::Cost::Message) + m->transit(0));
   }
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
@@ -72,6 +93,9 @@ class ClusterBackend final : public BackendBase<typename Mode<Table>::Tt> {
     LastIterationGate<Helpers> gate(observer, helpers, o.limits.depth);
     SearchResult r = iterative_deepening(root_->search(), root_->thread(0), shared, &gate);
     root_->finish();
+    // On a simulated machine the other ranks' wire threads leave once they
+    // have sent their RESULT.
+    if (sim::Machine* m = sim::Machine::current()) m->wait_others();
     if constexpr (M::kVotes) {
       if (!root_->mode().vote() || o.limits.depth > 0 || o.exact || !r.completed) return r;
       std::vector<Ballot> all = root_->ballots();

@@ -26,6 +26,7 @@
 
 #include "parallel/dist/cluster_backend.h"
 #include "parallel/shared/root_share.h"
+#include "parallel/sim/machine.h"
 
 namespace xq {
 
@@ -36,7 +37,6 @@ namespace {
 using dist::Reader;
 using dist::Tag;
 using dist::Writer;
-using Clock = std::chrono::steady_clock;
 
 // A lone thread of a lone rank has nobody to defer to: it claims nothing.
 constexpr Depth kNoClaims = 1 << 20;
@@ -58,6 +58,10 @@ class AbdadaRankHooks : public RootSharingHooks {
   const R& rank_;
 };
 
+// On a simulated machine a waiter for an answer looks again at least this
+// often (virtual time), so that a lost wake-up shows as slowness, not a hang.
+constexpr sim::Time kSimulatedWaitLimit = sim::kPicosPerSecond / 100;
+
 // A claim waiting for its answer, and the waiter's counters.
 struct alignas(64) Mailbox {
   std::mutex mutex;
@@ -65,6 +69,7 @@ struct alignas(64) Mailbox {
   std::uint32_t seq = 0;  // the claim last sent
   bool waiting = false;   // its thread still waits for the answer
   bool answered = false;
+  int sim_id = -1;  // on a simulated machine: the waiter's logical thread
   TTClaim answer;
   // The owner thread's, read after it has parked.
   std::uint64_t probes = 0;
@@ -137,6 +142,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
       b->waiting = false;
       b->probes = 0;
       b->wait_seconds = 0;
+      b->sim_id = -1;
       b->trips = RoundTrips{};
     }
     for (auto& o : outgoing_) {
@@ -160,12 +166,24 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     box.waiting = true;
     const std::uint32_t seq = ++box.seq;
     awaited_[std::size_t(home)].fetch_add(1, std::memory_order_relaxed);
-    const Clock::time_point sent = Clock::now();
+    const dist::Clock::time_point sent = dist::wire_now();
     wire_->send(home, Tag::Claim,
                 Writer().put(id_).put(std::uint16_t(tid)).put(seq).put(key).put(exclusive).take());
-    box.cv.wait(lock, [&] { return box.answered || done_->load(std::memory_order_relaxed); });
+    const auto ready = [&] { return box.answered || done_->load(std::memory_order_relaxed); };
+    if (sim::Machine* m = sim::Machine::current()) {
+      // Asleep in virtual time until the answer (or the stop) wakes it; the
+      // wire thread that brings it runs only once this one sleeps.
+      box.sim_id = m->id();
+      while (!ready()) {
+        lock.unlock();
+        m->sleep_until(m->now() + kSimulatedWaitLimit);
+        lock.lock();
+      }
+    } else {
+      box.cv.wait(lock, ready);
+    }
     box.waiting = false;
-    const double waited = std::chrono::duration<double>(Clock::now() - sent).count();
+    const double waited = std::chrono::duration<double>(dist::wire_now() - sent).count();
     box.probes += 1;
     box.wait_seconds += waited;
     if (!box.answered) return {};  // the rank stopped: nothing claimed here
@@ -194,6 +212,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     for (auto& b : mailboxes_) {
       std::lock_guard lock(b->mutex);
       b->cv.notify_all();
+      wake_simulated(*b);
     }
   }
   // FIN may go once every claim sent has been answered, or its home has
@@ -269,6 +288,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         box.answer = c;
         box.answered = true;
         box.cv.notify_all();
+        wake_simulated(box);
         return true;
       }
       case Tag::Entries: {
@@ -312,6 +332,10 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   }
 
  private:
+  // The waiter of `box`, asleep on a simulated machine, runs again now.
+  static void wake_simulated(const Mailbox& box) {
+    if (sim::Machine* m = sim::Machine::current(); m && box.sim_id >= 0) m->wake(box.sim_id, m->now());
+  }
   // Ships every thread's queued stores and releases to their homes, one
   // message of each kind per home.
   template <class R>
@@ -399,6 +423,8 @@ extern const BackendInfo kMpiAbdadaBackend = {
     },
     /*serial_at_one_thread=*/false,
     /*in_default_lab=*/false,
-    /*simulable=*/false};
+    // On the loop wire: every rank's threads and its wire thread are logical
+    // threads, messages due in virtual time (parallel/dist/loop.cpp).
+    /*simulable=*/true};
 
 }  // namespace xq

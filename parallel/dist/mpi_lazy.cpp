@@ -172,7 +172,8 @@ extern const BackendInfo kMpiLazyBackend = {
     /*serial_at_one_thread=*/false,
     // Run when named: the distributed comparison is its own question.
     /*in_default_lab=*/false,
-    // The simulated machine cannot schedule its wire threads' waits.
-    /*simulable=*/false};
+    // On the loop wire: every rank's threads and its wire thread are logical
+    // threads, messages due in virtual time (parallel/dist/loop.cpp).
+    /*simulable=*/true};
 
 }  // namespace xq

@@ -22,7 +22,20 @@
 #include <type_traits>
 #include <vector>
 
+#include "search/virtual_time.h"
+
 namespace xq::dist {
+
+// The wire's clock: the host's steady clock, or on a simulated machine the
+// calling logical thread's virtual time (ticks, waits and round trips are
+// then virtual too).
+using Clock = std::chrono::steady_clock;
+inline Clock::time_point wire_now() {
+  if (const sim::Clock* v = sim::current())
+    return Clock::time_point(std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(v->now_seconds())));
+  return Clock::now();
+}
 
 enum class Tag : std::uint8_t {
   Search = 1,  // rank 0 -> every rank: start a search (request below)

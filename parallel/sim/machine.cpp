@@ -193,6 +193,13 @@ bool Machine::others_attached(int id) const {
   return attached_ - (slots_[std::size_t(id)].state == State::Absent ? 0 : 1) > 0;
 }
 
+bool Machine::attached_in(int first, int last, int id) const {
+  if (first <= 0 && last >= int(slots_.size())) return others_attached(id);
+  for (int i = std::max(first, 0); i < std::min(last, int(slots_.size())); ++i)
+    if (i != id && slots_[std::size_t(i)].state != State::Absent) return true;
+  return false;
+}
+
 int Machine::pick() const {
   int best = -1;
   Time key = 0;
@@ -204,7 +211,7 @@ int Machine::pick() const {
       case State::Runnable: k = s.clock; break;
       case State::Sleeping: k = std::max(s.clock, s.wake); break;
       case State::Joining:
-        if (others_attached(int(i))) continue;
+        if (attached_in(s.join_first, s.join_last, int(i))) continue;
         k = s.clock;
         break;
     }
@@ -256,7 +263,8 @@ void Machine::detach() {
   --attached_;
   // A thread waiting for the others resumes at the latest of their exits.
   for (Slot& j : slots_)
-    if (j.state == State::Joining) j.clock = std::max(j.clock, s.clock);
+    if (j.state == State::Joining && me >= j.join_first && me < j.join_last)
+      j.clock = std::max(j.clock, s.clock);
   const int next = pick();
   if (next < 0) throw std::logic_error("a simulated thread detached and left no thread to run");
   note(s.clock, me, TimelineEvent::What::Left, 0, next);
@@ -266,10 +274,15 @@ void Machine::detach() {
   unpin();
 }
 
-void Machine::wait_others() {
+void Machine::wait_others() { wait_range(0, int(slots_.size())); }
+
+void Machine::wait_range(int first, int last) {
   const int me = self();
-  if (!others_attached(me)) return;
-  slots_[std::size_t(me)].state = State::Joining;
+  if (!attached_in(first, last, me)) return;
+  Slot& s = slots_[std::size_t(me)];
+  s.state = State::Joining;
+  s.join_first = first;
+  s.join_last = last;
   const int next = pick();
   note(slots_[std::size_t(me)].clock, me, TimelineEvent::What::Wait, 0, next);
   switch_to(next, true);
@@ -284,6 +297,7 @@ Time Machine::cost_of(Cost c) const {
     case Cost::Fork: return costs_.fork;
     case Cost::Barrier: return costs_.barrier;
     case Cost::IdlePoll: return costs_.idle_poll;
+    case Cost::Message: return costs_.message;
   }
   return 0;
 }
@@ -299,6 +313,30 @@ void Machine::idle_wait() {
   const int next = pick();
   note(s.clock, me, TimelineEvent::What::Idle, 0, next == me ? -1 : next);
   switch_to(next, true);
+}
+
+void Machine::sleep_until(Time until) {
+  const int me = self();
+  Slot& s = slots_[std::size_t(me)];
+  if (until <= s.clock) return;
+  s.state = State::Sleeping;
+  s.wake = until;
+  const int next = pick();
+  note(s.clock, me, TimelineEvent::What::Idle, 0, next == me ? -1 : next);
+  switch_to(next, true);
+}
+
+void Machine::yield() {
+  const int me = self();
+  const int next = pick();
+  if (next == me) return;
+  note(slots_[std::size_t(me)].clock, me, TimelineEvent::What::Idle, 0, next);
+  switch_to(next, true);
+}
+
+void Machine::wake(int id, Time at) {
+  Slot& s = slots_.at(std::size_t(id));
+  if (s.state == State::Sleeping) s.wake = std::min(s.wake, std::max(s.clock, at));
 }
 
 void Machine::signal() {

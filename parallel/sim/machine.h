@@ -27,6 +27,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -53,12 +54,20 @@ struct Costs {
   Time barrier = 2'000'000;    // ... and its closing barrier
   Time idle_poll = 200'000;    // one look for work by an idle thread
   Time idle_timeout = 50'000'000;  // an idle thread's sleep when no signal wakes it
+  // The wire between ranks (the loop wire on a simulated machine,
+  // parallel/dist/loop.cpp): a network's figures, not this computer's, so
+  // they are what-if values rather than calibrated ones. Defaults: an
+  // InfiniBand-class cluster (one-way MPI latency of small messages about
+  // 1-2 us, 10 GB/s); `--sim-cost latency=50us,byte=800ps` is 10 GbE over TCP.
+  Time message = 500'000;      // CPU time of sending, and of receiving, one message
+  Time latency = 2'000'000;    // one message's flight, sender to receiver
+  Time byte = 100;             // ... plus this per byte of its body
   // Per-thread speed factors are 1 +- up to this (seeded; 0 with seed 0).
   double jitter = 0.02;
 };
 
 // What a seam charges.
-enum class Cost : std::uint8_t { Publish, Join, Lock, Wake, Fork, Barrier, IdlePoll };
+enum class Cost : std::uint8_t { Publish, Join, Lock, Wake, Fork, Barrier, IdlePoll, Message };
 
 // One entry of a per-thread timeline (Machine::record_timeline): at virtual
 // time `at`, logical thread `thread` did `what`; `nodes` is its worker's node
@@ -101,6 +110,9 @@ class Machine final : public Clock {
   // Blocks until every other logical thread has detached; the holder's clock
   // becomes the latest detach time if that is later.
   void wait_others();
+  // The same for logical threads first..last-1 only (a pool's helpers, when
+  // other pools share the machine: the ranks of a distributed backend).
+  void wait_range(int first, int last);
   // Adds `cost` to the holder's clock.
   void charge(Cost cost);
   // An idle thread found no work: it sleeps until a signal or its timeout.
@@ -108,6 +120,17 @@ class Machine final : public Clock {
   // Work appeared (or the search ended): every sleeping thread wakes at the
   // holder's time (or its own, if later).
   void signal();
+  // The holder sleeps until virtual time `until` (at once if that has
+  // passed) or until wake() names it, whichever is first.
+  void sleep_until(Time until);
+  // Logical thread `id`, if asleep, wakes no later than `at` (or its own
+  // time, if later): a message or an answer for it is due then.
+  void wake(int id, Time at);
+  // The holder lets a thread that is behind it run first (a look that
+  // found nothing: without it a polling loop would never hand over).
+  void yield();
+  // The holder's logical id.
+  int id() const { return self(); }
 
   // -- Called by a spawned thread's OS thread.
   // Blocks until logical thread `id` holds the token; then it runs.
@@ -121,7 +144,10 @@ class Machine final : public Clock {
 
   Time now() const;  // the calling thread's clock
   Time cost_of(Cost c) const;
+  // A message's flight: latency plus its bytes.
+  Time transit(std::size_t bytes) const { return costs_.latency + Time(bytes) * costs_.byte; }
   int quantum() const { return quantum_; }
+  int threads() const { return int(slots_.size()); }  // logical threads it can hold
   std::uint64_t switches() const { return switches_; }
   // Records every hand-over, sleep, wake, spawn and exit from now on
   // (debugging a backend at many threads: which thread ran when, and where
@@ -137,6 +163,7 @@ class Machine final : public Clock {
     State state = State::Absent;
     Time clock = 0;
     Time wake = 0;  // Sleeping: when it wakes unless signalled earlier
+    int join_first = 0, join_last = 0;  // Joining: the threads it waits for
     double speed = 1.0;
     std::atomic<int> go{0};  // 1: this thread holds the token
   };
@@ -150,6 +177,8 @@ class Machine final : public Clock {
   void switch_to(int next, bool wait);
   void take_token(int id);
   bool others_attached(int id) const;
+  // Whether a thread of first..last-1 other than `id` is attached.
+  bool attached_in(int first, int last, int id) const;
 
   const Costs costs_;
   const int quantum_;

@@ -71,6 +71,51 @@ TEST(CliSim, TextAndCsvSaySimulated) {
   EXPECT_EQ(simulated, lines);
 }
 
+// --ranks runs each distributed backend at every rank count (threads per
+// rank from --threads) on the simulated machine: the JSON says ranks and
+// processors, the text R x T, the CSV a ranks column; the same command gives
+// the same figures. A lab without a distributed backend refuses --ranks.
+TEST(CliSim, RanksSweepADistributedBackend) {
+  const std::string csv = temp("ranks.csv");
+  const std::vector<std::string> lab = {"lab",     "--simulate", "--backends", "mpi-lazy,lazysmp",
+                                        "--ranks", "1,2,4",      "--threads",  "1,2",
+                                        "--depth", "4",          "--runs",     "1",
+                                        "--quiet"};
+  const XqlabRun a = run_xqlab(with(lab, {"--json", "--csv", csv}));
+  const XqlabRun b = run_xqlab(with(lab, {"--json"}));
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  nlohmann::json ja = a.json(), jb = b.json();
+  // serial, mpi-lazy at 3 rank counts x 2 thread counts, lazysmp at 2.
+  ASSERT_EQ(ja["results"].size(), 9u);
+  int ranked = 0;
+  for (const nlohmann::json& r : ja["results"]) {
+    if (r["backend"] != "mpi-lazy") {
+      EXPECT_FALSE(r.contains("ranks")) << r["backend"];
+      continue;
+    }
+    ++ranked;
+    EXPECT_EQ(r["processors"], r["ranks"].get<int>() * r["threads"].get<int>());
+    EXPECT_GT(r["speedup"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(ranked, 6);
+  ja.erase("meta");
+  jb.erase("meta");
+  EXPECT_EQ(ja.dump(), jb.dump());
+  const XqlabRun text = run_xqlab(lab);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("mpi-lazy      xor           4x2"), std::string::npos) << text.out;
+  const std::string rows = xq::test::read_file(csv);
+  std::remove(csv.c_str());
+  EXPECT_NE(rows.find(",ranks,mode\n"), std::string::npos);
+  EXPECT_NE(rows.find(",4,simulated\n"), std::string::npos);
+
+  const XqlabRun bad = run_xqlab({"lab", "--simulate", "--backends", "ybwc", "--ranks", "2",
+                                  "--depth", "1"});
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.err.find("--ranks: no distributed backend"), std::string::npos) << bad.err;
+}
+
 TEST(CliSim, CalibratedProfileIsReadBack) {
   const std::string profile = temp("profile.json");
   const XqlabRun c = run_xqlab({"sim-calibrate", "--depth", "3", "--repeats", "1", "--batches",

@@ -9,6 +9,7 @@
 //    this machine idle or loaded by other busy threads (slow);
 //  * its virtual time adds up: every split backend's thread time
 //    (search + idle + lock + copy) equals p x the search's virtual time.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -37,7 +38,8 @@ struct Simulated {
 
 Simulated simulate(Backend& b, const Position& pos, const SearchOptions& o, int threads,
                    std::uint64_t seed = 1, int quantum = 64) {
-  sim::Machine m(sim::Costs{}, quantum, seed, threads);
+  // A distributed backend runs more logical threads than --threads.
+  sim::Machine m(sim::Costs{}, quantum, seed, std::max(threads, b.simulated_threads()));
   m.begin();
   Observer quiet;
   Simulated out;

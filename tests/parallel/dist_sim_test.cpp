@@ -1,0 +1,135 @@
+// The distributed backends on the simulated machine (parallel/sim): every
+// rank's threads and wire thread are logical threads, the loop wire's
+// messages are due in virtual time (parallel/dist/loop.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "parallel/sim/machine.h"
+#include "tests/parallel/dist_checks.h"
+#include "tests/support/positions.h"
+
+namespace xq {
+namespace {
+
+using test::loop_cluster;
+
+struct SimulatedRun {
+  SearchResult result;
+  double seconds = 0;
+  std::uint64_t switches = 0;
+};
+
+SimulatedRun simulate(Backend& b, const Position& pos, const SearchOptions& o,
+                      const sim::Costs& costs = sim::Costs{}, std::uint64_t seed = 1) {
+  sim::Machine m(costs, 64, seed, b.simulated_threads());
+  m.begin();
+  Observer quiet;
+  SimulatedRun out;
+  out.result = b.search(pos, o, quiet);
+  out.seconds = m.now_seconds();
+  out.switches = m.switches();
+  m.end();
+  return out;
+}
+
+SearchOptions to_depth(Depth d) {
+  SearchOptions o;
+  o.limits.depth = d;
+  return o;
+}
+
+const std::vector<std::string>& dist_backends() {
+  static const std::vector<std::string> v = {"mpi-lazy", "mpi-abdada"};
+  return v;
+}
+
+TEST(DistSim, LogicalThreadsAreEveryRanksThreadsAndWire) {
+  for (const std::string& name : dist_backends()) {
+    EXPECT_EQ(loop_cluster(name, 1, 3, "xor", {})->simulated_threads(), 3) << name;
+    EXPECT_EQ(loop_cluster(name, 4, 2, "xor", {})->simulated_threads(), 12) << name;
+    // A machine too small for them is refused in one line, before any rank starts.
+    auto b = loop_cluster(name, 4, 2, "xor", {});
+    sim::Machine m(sim::Costs{}, 64, 1, 8);
+    m.begin();
+    Observer quiet;
+    try {
+      b->search(test::contract_positions(1)[0], to_depth(3), quiet);
+      ADD_FAILURE() << name << " ran 12 logical threads on a machine of 8";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("runs 12 logical threads"), std::string::npos) << e.what();
+    }
+    m.end();
+  }
+}
+
+// Exact mode at 1-4 ranks x 1-2 threads on the simulated machine: the
+// serial value, every message received, no claim left marked.
+TEST(DistSim, ExactAtOneToFourRanksIsTheSerialValue) {
+  int searched = 0;
+  for (const std::string& name : dist_backends()) {
+    const std::vector<Position> ps = test::contract_positions(2);
+    const std::vector<Value>& expected = test::serial_values(ps, 4);
+    for (int ranks = 1; ranks <= 4; ++ranks)
+      for (int threads = 1; threads <= 2; ++threads)
+        for (std::size_t i = 0; i < ps.size(); ++i) {
+          auto b = loop_cluster(name, ranks, threads, "xor", {});
+          const SimulatedRun s = simulate(*b, ps[i], test::exact_options(4));
+          const std::string what = name + " " + std::to_string(ranks) + "x" +
+                                   std::to_string(threads) + " " + ps[i].fen();
+          EXPECT_EQ(s.result.score, expected[i]) << what;
+          EXPECT_EQ(s.result.depth, 4) << what;
+          EXPECT_EQ(s.result.stats.mark_leaks, 0u) << what;
+          test::expect_balanced(s.result.stats, what);
+          EXPECT_GT(s.seconds, 0.0) << what;
+          ++searched;
+        }
+  }
+  EXPECT_EQ(searched, 2 * 8 * int(test::contract_positions(2).size()));
+}
+
+// The same inputs and seed give the same counts, messages and virtual
+// time; another seed moves the threads out of step.
+TEST(DistSim, SameSeedSameSearch) {
+  const Position p = test::contract_positions(1)[0];
+  for (const std::string& name : dist_backends()) {
+    const auto run = [&](std::uint64_t seed) {
+      auto b = loop_cluster(name, 3, 2, "xor", {});
+      return simulate(*b, p, to_depth(7), sim::Costs{}, seed);
+    };
+    const SimulatedRun a = run(1), b = run(1), c = run(2);
+    EXPECT_EQ(a.result.stats.nodes, b.result.stats.nodes) << name;
+    EXPECT_EQ(a.result.stats.msgs_sent, b.result.stats.msgs_sent) << name;
+    EXPECT_EQ(a.result.stats.bytes_sent, b.result.stats.bytes_sent) << name;
+    EXPECT_EQ(a.result.best_move, b.result.best_move) << name;
+    EXPECT_EQ(a.seconds, b.seconds) << name;
+    EXPECT_EQ(a.switches, b.switches) << name;
+    EXPECT_GT(a.result.stats.msgs_sent, 0u) << name;
+    EXPECT_NE(a.result.stats.nodes, c.result.stats.nodes) << name << ": seeds 1 and 2";
+  }
+}
+
+// A round trip costs what the machine's wire says: two flights and four
+// message costs at the least, in virtual time; a slower wire, more.
+TEST(DistSim, RoundTripsTakeTheWiresVirtualTime) {
+  const Position p = test::contract_positions(1)[0];
+  for (const sim::Time latency : {sim::Time(2'000'000), sim::Time(50'000'000)}) {
+    sim::Costs costs;
+    costs.latency = latency;
+    auto b = loop_cluster("mpi-abdada", 2, 1, "xor", {});
+    const SimulatedRun s = simulate(*b, p, to_depth(7), costs);
+    const RoundTrips& trips = s.result.round_trips;
+    ASSERT_GT(trips.total(), 0u) << latency;
+    const double least_us = sim::seconds(2 * latency + 4 * costs.message) * 1e6;
+    // The histogram's buckets are a quarter octave (19 %) wide.
+    EXPECT_GE(trips.quantile_us(0.5), least_us / 1.19) << latency;
+    EXPECT_LE(trips.quantile_us(0.5), least_us * 1.5) << latency;
+    EXPECT_GT(s.result.stats.remote_wait_seconds, 0.0);
+    EXPECT_LT(s.result.stats.remote_wait_seconds, s.seconds * 2);
+  }
+}
+
+}  // namespace
+}  // namespace xq
