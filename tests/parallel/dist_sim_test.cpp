@@ -9,6 +9,7 @@
 
 #include "parallel/sim/machine.h"
 #include "tests/parallel/dist_checks.h"
+#include "tests/parallel/simulate.h"
 #include "tests/support/positions.h"
 
 namespace xq {
@@ -16,23 +17,11 @@ namespace {
 
 using test::loop_cluster;
 
-struct SimulatedRun {
-  SearchResult result;
-  double seconds = 0;
-  std::uint64_t switches = 0;
-};
+using test::Simulated;
 
-SimulatedRun simulate(Backend& b, const Position& pos, const SearchOptions& o,
-                      const sim::Costs& costs = sim::Costs{}, std::uint64_t seed = 1) {
-  sim::Machine m(costs, 64, seed, b.simulated_threads());
-  m.begin();
-  Observer quiet;
-  SimulatedRun out;
-  out.result = b.search(pos, o, quiet);
-  out.seconds = m.now_seconds();
-  out.switches = m.switches();
-  m.end();
-  return out;
+Simulated simulate(Backend& b, const Position& pos, const SearchOptions& o,
+                   const sim::Costs& costs = sim::Costs{}, std::uint64_t seed = 1) {
+  return test::simulate(b, pos, o, 1, seed, 64, costs);
 }
 
 SearchOptions to_depth(Depth d) {
@@ -76,7 +65,7 @@ TEST(DistSim, ExactAtOneToFourRanksIsTheSerialValue) {
       for (int threads = 1; threads <= 2; ++threads)
         for (std::size_t i = 0; i < ps.size(); ++i) {
           auto b = loop_cluster(name, ranks, threads, "xor", {});
-          const SimulatedRun s = simulate(*b, ps[i], test::exact_options(4));
+          const Simulated s = simulate(*b, ps[i], test::exact_options(4));
           const std::string what = name + " " + std::to_string(ranks) + "x" +
                                    std::to_string(threads) + " " + ps[i].fen();
           EXPECT_EQ(s.result.score, expected[i]) << what;
@@ -99,7 +88,7 @@ TEST(DistSim, SameSeedSameSearch) {
       auto b = loop_cluster(name, 3, 2, "xor", {});
       return simulate(*b, p, to_depth(7), sim::Costs{}, seed);
     };
-    const SimulatedRun a = run(1), b = run(1), c = run(2);
+    const Simulated a = run(1), b = run(1), c = run(2);
     EXPECT_EQ(a.result.stats.nodes, b.result.stats.nodes) << name;
     EXPECT_EQ(a.result.stats.msgs_sent, b.result.stats.msgs_sent) << name;
     EXPECT_EQ(a.result.stats.bytes_sent, b.result.stats.bytes_sent) << name;
@@ -119,7 +108,7 @@ TEST(DistSim, RoundTripsTakeTheWiresVirtualTime) {
     sim::Costs costs;
     costs.latency = latency;
     auto b = loop_cluster("mpi-abdada", 2, 1, "xor", {});
-    const SimulatedRun s = simulate(*b, p, to_depth(7), costs);
+    const Simulated s = simulate(*b, p, to_depth(7), costs);
     const RoundTrips& trips = s.result.round_trips;
     ASSERT_GT(trips.total(), 0u) << latency;
     const double least_us = sim::seconds(2 * latency + 4 * costs.message) * 1e6;

@@ -26,29 +26,13 @@
 #include "hashing/cpu_relax.h"
 #include "parallel/sim/machine.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/parallel/simulate.h"
 
 namespace xq {
 namespace {
 
-struct Simulated {
-  SearchResult result;
-  double seconds = 0;
-  std::uint64_t switches = 0;
-};
-
-Simulated simulate(Backend& b, const Position& pos, const SearchOptions& o, int threads,
-                   std::uint64_t seed = 1, int quantum = 64) {
-  // A distributed backend runs more logical threads than --threads.
-  sim::Machine m(sim::Costs{}, quantum, seed, std::max(threads, b.simulated_threads()));
-  m.begin();
-  Observer quiet;
-  Simulated out;
-  out.result = b.search(pos, o, quiet);
-  out.seconds = m.now_seconds();
-  out.switches = m.switches();
-  m.end();
-  return out;
-}
+using test::Simulated;
+using test::simulate;
 
 // The backends the simulated machine runs at several threads (not those
 // whose helpers are processes).
