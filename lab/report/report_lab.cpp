@@ -11,8 +11,10 @@
 namespace xq::lab::report {
 namespace {
 
+// "backend/hash/Tt", or ".../RxTt" for a distributed backend's R ranks.
 std::string label(const Json& r) {
-  return str(r, "backend") + "/" + str(r, "hash") + "/" + str(r, "threads") + "t";
+  return str(r, "backend") + "/" + str(r, "hash") + "/" +
+         (r.contains("ranks") ? str(r, "ranks") + "x" : "") + str(r, "threads") + "t";
 }
 
 bool is_reference(const Json& r) { return str(r, "backend") == "serial"; }
@@ -196,6 +198,45 @@ std::string positions_figure(const Json& doc, int n) {
                 "the order of the suite.");
 }
 
+// The distributed backends' wire: messages per million nodes (the
+// bars), and the traffic, shipping and remote claims in the table.
+std::string wire_figure(const Json& doc, int n) {
+  chart::BarChart c;
+  c.t = {id_for("wire", n), "the wire between ranks (distributed backends)", "configuration",
+         "messages per million nodes"};
+  c.series = {"messages per million nodes"};
+  c.values.resize(1);
+  Table t{{"configuration", "msgs/s", "bytes/s", "msgs/Mnode", "shipped %", "entries received",
+           "round trips/s", "p50 us", "p99 us", "remote wait %"},
+          {}};
+  for (const Json& r : doc["results"]) {
+    if (!r.contains("wire") || !r["wire"].is_object()) continue;
+    const Json& w = r["wire"];
+    c.categories.push_back(label(r));
+    c.values[0].push_back(num(w, "msgs_per_mnode"));
+    const double offered = num(w, "entries_offered");
+    std::vector<std::string> row{label(r), cell(num(w, "msgs_per_second")),
+                                 cell(num(w, "bytes_per_second")), cell(num(w, "msgs_per_mnode")),
+                                 cell(offered > 0 ? 100.0 * num(w, "entries_shipped") / offered
+                                                  : chart::kNone),
+                                 cell(num(w, "entries_received"))};
+    const bool remote = r.contains("remote") && r["remote"].is_object();
+    const Json none = Json::object();
+    const Json& m = remote ? r["remote"] : none;
+    row.push_back(cell(remote ? num(m, "probes_per_second") : chart::kNone));
+    row.push_back(cell(remote ? num(m, "round_trip_p50_us") : chart::kNone));
+    row.push_back(cell(remote ? num(m, "round_trip_p99_us") : chart::kNone));
+    row.push_back(cell(remote ? 100.0 * num(m, "wait_share") : chart::kNone));
+    t.rows.push_back(std::move(row));
+  }
+  if (c.categories.empty()) return "";  // no distributed backend in this lab
+  return figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t,
+                "Sums over every rank, median over runs; per second of search time (virtual "
+                "time when simulated). Round trips: mpi-abdada's claims of nodes homed on "
+                "another rank; remote wait: the share of the threads' time spent waiting for "
+                "their answers.");
+}
+
 }  // namespace
 
 std::string lab_section(const Json& doc, int n) {
@@ -211,6 +252,7 @@ std::string lab_section(const Json& doc, int n) {
                        "nodes / serial nodes", 1.0);
   h += per_config_bars(doc, n, "nps", "nps", "nodes per second", "nodes per second", 0);
   h += time_figure(doc, n);
+  h += wire_figure(doc, n);
   h += positions_figure(doc, n);
   return h + "</section>\n";
 }

@@ -111,6 +111,27 @@ TEST(ReportCli, TimeSharesDrawnWhenMeasured) {
   EXPECT_EQ(count(page, ">n/a</text>"), with_time);  // copy: absent, not zero
 }
 
+// A simulated rank sweep: a distributed backend's speedup curve per threads
+// per rank against ranks x threads, its configurations named R x T, and the
+// wire's figure (absent from a lab without distributed backends).
+TEST(ReportCli, RankSweepDrawsRankCurvesAndTheWire) {
+  const std::string dir = ::testing::TempDir() + "xqlab_report_ranks";
+  const XqlabRun lab = xq::test::run_xqlab(
+      {"lab", "--simulate", "--backends", "mpi-abdada", "--ranks", "1,2", "--threads", "1",
+       "--depth", "3", "--runs", "1", "--quiet", "--json-file", dir + "_lab.json"});
+  ASSERT_EQ(lab.status, 0) << lab.err;
+  const XqlabRun r = xq::test::run_xqlab({"report", "--out", dir, dir + "_lab.json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir + "/report.html");
+  EXPECT_NE(page.find("threads (ranks x threads per rank)"), std::string::npos);
+  EXPECT_NE(page.find("mpi-abdada/xor/1t per rank"), std::string::npos);
+  EXPECT_NE(page.find("the wire between ranks"), std::string::npos);
+  EXPECT_NE(page.find("mpi-abdada/xor/2x1t"), std::string::npos);
+  EXPECT_NE(page.find("SIMULATED"), std::string::npos);
+  const std::string plain = all_inputs_page(::testing::TempDir() + "xqlab_report_plain");
+  EXPECT_EQ(plain.find("the wire between ranks"), std::string::npos);
+}
+
 TEST(ReportCli, MissingInputsAreNamed) {
   const std::string dir = ::testing::TempDir() + "xqlab_report_missing";
   const std::string absent = dir + "_nosuch.json";
