@@ -305,14 +305,9 @@ Time Machine::cost_of(Cost c) const {
 void Machine::charge(Cost c) { slots_[std::size_t(self())].clock += cost_of(c); }
 
 void Machine::idle_wait() {
-  const int me = self();
-  Slot& s = slots_[std::size_t(me)];
+  Slot& s = slots_[std::size_t(self())];
   s.clock += costs_.idle_poll;
-  s.state = State::Sleeping;
-  s.wake = s.clock + costs_.idle_timeout;
-  const int next = pick();
-  note(s.clock, me, TimelineEvent::What::Idle, 0, next == me ? -1 : next);
-  switch_to(next, true);
+  sleep_until(s.clock + costs_.idle_timeout);
 }
 
 void Machine::sleep_until(Time until) {
