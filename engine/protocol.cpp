@@ -1,10 +1,5 @@
 #include "engine/protocol.h"
 
-#include <sched.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <charconv>
 #include <cstdint>
 #include <iostream>
@@ -13,6 +8,7 @@
 #include <stdexcept>
 
 #include "engine/text.h"
+#include "parallel/slice.h"
 
 namespace xq {
 
@@ -129,21 +125,7 @@ namespace {
 // threads on 2 cores; since 6.12 a thread with a shorter slice preempts on
 // wake-up. Threads created later (the search threads) keep the default
 // slice. Elsewhere the request is refused or ignored, which is harmless.
-void request_short_slice() {
-  struct {
-    std::uint32_t size, policy;
-    std::uint64_t flags;
-    std::int32_t nice;
-    std::uint32_t priority;
-    std::uint64_t runtime, deadline, period;
-    std::uint32_t util_min, util_max;
-  } attr{};
-  attr.size = sizeof attr;
-  attr.policy = SCHED_OTHER;
-  attr.nice = ::getpriority(PRIO_PROCESS, 0);
-  attr.runtime = 100'000;  // ns: the kernel's smallest slice
-  ::syscall(SYS_sched_setattr, 0, &attr, 0);
-}
+void request_short_slice() { set_thread_slice(kShortSliceNs); }
 
 }  // namespace
 

@@ -36,6 +36,16 @@ struct SearchShared {
   bool stopped() const { return stop.load(std::memory_order_relaxed); }
 };
 
+// Whether the time limit has passed or the caller's stop signal is set (the
+// limits that need no node count). A thread that waits on something other
+// than its own nodes (a distributed rank's claim round trips) has another
+// thread ask this for it.
+inline bool clock_or_signal_stops(const SearchShared& shared) {
+  const SearchOptions& opt = shared.options;
+  return (opt.limits.movetime_ms && shared.elapsed_ms() >= double(opt.limits.movetime_ms)) ||
+         (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed));
+}
+
 // At a thread's first node and every `batch` nodes after it: adds the nodes
 // it searched since the last call to the shared count, then tests the node
 // limit, the time limit and the caller's stop signal. The node limit is
@@ -51,9 +61,7 @@ inline void check_search_limits(Worker& w, SearchShared& shared, std::uint64_t b
   w.flushed_nodes = w.stats.nodes;
   const SearchOptions& opt = shared.options;
   const std::uint64_t total = shared.nodes.fetch_add(fresh, std::memory_order_relaxed) + fresh;
-  if ((opt.limits.nodes && total >= opt.limits.nodes) ||
-      (opt.limits.movetime_ms && shared.elapsed_ms() >= double(opt.limits.movetime_ms)) ||
-      (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed)))
+  if ((opt.limits.nodes && total >= opt.limits.nodes) || clock_or_signal_stops(shared))
     shared.stop.store(true, std::memory_order_relaxed);
 }
 

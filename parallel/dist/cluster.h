@@ -32,9 +32,13 @@
 //   static constexpr bool kDepthLimitOnEveryRank;  (else rank 0's alone)
 //   M(const BackendConfig&, const ClusterParams&);
 //   template <class R> void attach(R&);    once, when the rank is made
-//   void reset(std::uint64_t id);          at the start of each search
+//   void reset(std::uint64_t id, const std::atomic<bool>& stop);
+//                                          at the start of each search (stop:
+//                                          the search's flag, SearchShared::stop)
 //   template <class R> void tick(R&);      once per tick, by the wire thread
 //   template <class R> void stopping(R&);  the rank's threads are told to stop
+//                                          (done_ or the search's stop flag is
+//                                          set): wake those that wait
 //   bool settled(const std::vector<bool>& fin_from) const;
 //                                          they have all unwound: may FIN go?
 //   template <class R> void closing(R&);   before FIN: it is settled
@@ -170,6 +174,10 @@ class Rank {
   }
   // Rank 0: whether the search begun asked the other ranks.
   bool asked() const { return p_.ranks > 1 && !solo_; }
+  // Whether rank 0's search ended by a stop or a limit (its STOP says so):
+  // a mode may then leave slow clean-up to the next search's start, off the
+  // path of the best move (mpi-abdada's sweep for leaked busy marks).
+  bool ended_by_stop() const { return ended_by_stop_; }
 
   // Rank 0: sends the search to the other ranks, then starts its helpers
   // and its wire thread; the caller runs thread 0.
@@ -193,8 +201,9 @@ class Rank {
   void finish() {
     if (!running_) return;
     running_ = false;
+    ended_by_stop_ = shared_->stopped();  // before ending_: the wire thread's STOP says it
     done_.store(true, std::memory_order_relaxed);
-    ending_.store(true, std::memory_order_relaxed);
+    ending_.store(true, std::memory_order_release);
     pool_.wait_parked();
     mode_.finished(*this);
     traffic_ = wire_.traffic() - baseline_;
@@ -299,8 +308,9 @@ class Rank {
     last_progress_.assign(std::size_t(p_.ranks), 0);
     last_sent_nodes_ = 0;
     stop_seen_ = false;
+    ended_by_stop_ = false;
     fin_from_.assign(std::size_t(p_.ranks), false);
-    mode_.reset(id);
+    mode_.reset(id, shared.stop);
     for (auto& t : threads_) {
       reset_worker(*t, pos);
       t->result = SearchResult{};
@@ -417,11 +427,21 @@ class Rank {
       if (Reader(m.body).get<std::uint64_t>() == id_) handle(m, fin_sent, fins, results);
     early_.clear();
     for (;;) {
-      if (!stopping && (root ? ending_.load(std::memory_order_relaxed) : stop_seen_)) {
+      // Rank 0's threads check the clock and the stop signal once per batch
+      // of nodes; a thread that waits on round trips (mpi-abdada's claims)
+      // counts few nodes, and heard a "stop" 20 ms late. The wire thread,
+      // awake at least once a millisecond, checks them too and wakes it.
+      if (root && !stopping && !shared_->stopped() && clock_or_signal_stops(*shared_)) {
+        shared_->stop.store(true, std::memory_order_relaxed);
+        mode_.stopping(*this);
+      }
+      if (!stopping && (root ? ending_.load(std::memory_order_acquire) : stop_seen_)) {
         stopping = true;
         done_.store(true, std::memory_order_relaxed);
-        if (root)
-          for (int r = 1; r < p_.ranks; ++r) wire_.send(r, Tag::Stop, Writer().put(id_).take());
+        if (root) {
+          for (int r = 1; r < p_.ranks; ++r)
+            wire_.send(r, Tag::Stop, Writer().put(id_).put(ended_by_stop_).take());
+        }
         mode_.stopping(*this);
         give_up = wire_now() + kDrainLimit;
       }
@@ -506,7 +526,9 @@ class Rank {
         fin_from_[std::size_t(m.source)] = true;
         return;
       case Tag::Stop:
-        if (id == id_) stop_seen_ = true;
+        if (id != id_) return;
+        stop_seen_ = true;
+        ended_by_stop_ = r.get<bool>();
         return;
       case Tag::Result: {
         if (id != id_ || rank() != 0) return;
@@ -554,6 +576,9 @@ class Rank {
   std::uint64_t last_sent_nodes_ = 0;
   bool progress_wanted_ = false;
   bool stop_seen_ = false;
+  // Rank 0: written by finish() before ending_; another rank: by its wire
+  // thread (read after the pool has parked).
+  bool ended_by_stop_ = false;
   std::vector<bool> fin_from_;  // the ranks whose FIN has arrived
   Traffic baseline_, traffic_;
   // Last: its helpers are joined before the state above goes away.

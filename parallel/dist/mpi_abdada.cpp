@@ -127,15 +127,22 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   bool defer_root() const { return defer_root_; }
   bool root_retest() const { return retest_; }
   RootShare* root_share() { return shares_root_ ? &root_ : nullptr; }
+  // The rank's threads stop, or the search does (rank 0's clock or stop
+  // signal, which its wire thread checks for threads waiting here).
+  bool halted() const {
+    return done_->load(std::memory_order_relaxed) || stop_->load(std::memory_order_relaxed);
+  }
 
   template <class R>
   void attach(R& rank) {
     wire_ = &rank.wire();
     done_ = &rank.done_flag();
+    table_ = &rank.table();
     rank.table().attach(ranks_ > 1 ? this : nullptr, rank.rank(), ranks_, home_depth_);
   }
-  void reset(std::uint64_t id) {
+  void reset(std::uint64_t id, const std::atomic<bool>& stop) {
     id_ = id;
+    stop_ = &stop;
     root_.reset();
     for (auto& b : mailboxes_) {
       b->answered = false;
@@ -151,6 +158,10 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
       o->offered = 0;
     }
     shipped_ = received_ = served_ = underflows_ = leaks_ = 0;
+    if (sweep_pending_) {  // the previous search's marks (see finished)
+      sweep_pending_ = false;
+      leaks_ = table_->clear_busy_marks();
+    }
     for (int h = 0; h < ranks_; ++h) {
       awaited_[std::size_t(h)].store(0, std::memory_order_relaxed);
       abandoned_[std::size_t(h)].clear();
@@ -161,7 +172,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   TTClaim claim(int home, Key key, bool exclusive, int tid) override {
     Mailbox& box = *mailboxes_[std::size_t(tid)];
     std::unique_lock lock(box.mutex);
-    if (done_->load(std::memory_order_relaxed)) return {};
+    if (halted()) return {};
     box.answered = false;
     box.waiting = true;
     const std::uint32_t seq = ++box.seq;
@@ -169,7 +180,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     const dist::Clock::time_point sent = dist::wire_now();
     wire_->send(home, Tag::Claim,
                 Writer().put(id_).put(std::uint16_t(tid)).put(seq).put(key).put(exclusive).take());
-    const auto ready = [&] { return box.answered || done_->load(std::memory_order_relaxed); };
+    const auto ready = [&] { return box.answered || halted(); };
     if (sim::Machine* m = sim::Machine::current()) {
       // Asleep in virtual time until the answer (or the stop) wakes it; the
       // wire thread that brings it runs only once this one sleeps.
@@ -206,7 +217,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   void tick(R& rank) {
     flush(rank);
   }
-  // Wakes the threads waiting for an answer (done_ is set).
+  // Wakes the threads waiting for an answer (done_ or the stop flag is set).
   template <class R>
   void stopping(R&) {
     for (auto& b : mailboxes_) {
@@ -229,9 +240,18 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     flush(rank);
   }
   // No thread runs and every release has arrived: marks still set leaked.
+  // Finding them is a pass over the whole table (about 1 ms per 16 MiB, on
+  // every rank, and rank 0 waits for the others' RESULT): when rank 0's
+  // search was ended by a stop or a limit, each rank leaves the pass to its
+  // next search's start, which counts those leaks, so that the best move
+  // is not held back by it (abdada does the same).
   template <class R>
   void finished(R& rank) {
-    if (claim_depth_ < kNoClaims) leaks_ = rank.table().clear_busy_marks();
+    if (claim_depth_ >= kNoClaims) return;
+    if (rank.ended_by_stop())
+      sweep_pending_ = true;
+    else
+      leaks_ = rank.table().clear_busy_marks();
   }
 
   template <class R>
@@ -377,6 +397,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   const bool defer_root_, retest_, shares_root_;
   dist::Transport* wire_ = nullptr;
   const std::atomic<bool>* done_ = nullptr;
+  const std::atomic<bool>* stop_ = nullptr;  // the search's (SearchShared::stop)
   std::uint64_t id_ = 0;
   RootShare root_;
   std::vector<std::unique_ptr<Mailbox>> mailboxes_;  // by thread
@@ -389,6 +410,8 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   std::unique_ptr<std::atomic<int>[]> awaited_;
   std::vector<std::vector<QueuedRelease>> abandoned_;
   std::uint64_t shipped_ = 0, received_ = 0, served_ = 0, underflows_ = 0, leaks_ = 0;
+  Tt* table_ = nullptr;
+  bool sweep_pending_ = false;  // a stopped search left its marks to count
 };
 
 template <class Table>

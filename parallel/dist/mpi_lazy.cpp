@@ -70,7 +70,7 @@ class LazyMode {
   void attach(R& rank) {
     rank.table().ship_to(sharing_ ? &boxes_ : nullptr, share_depth_);
   }
-  void reset(std::uint64_t) {
+  void reset(std::uint64_t, const std::atomic<bool>&) {
     shipped_ = received_ = offered_ = 0;
     boxes_.reset();
   }

@@ -2,8 +2,6 @@
 
 #include <pthread.h>
 #include <sched.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -11,6 +9,7 @@
 #include <thread>
 
 #include "hashing/cpu_relax.h"
+#include "parallel/slice.h"
 #include "search/worker.h"
 
 namespace xq::sim {
@@ -45,30 +44,8 @@ thread_local Pin tl_pin;
 // binary, interleaved by a temporary variable): 27.3 / 27.5 s with the
 // default slice, 3.7 / 3.6 s with 0.1 ms (0.2 ms: 5.5 s, 0.5 ms: 11.2 s;
 // 0.05 ms is the kernel's 0.1 ms); unloaded unchanged (1.69 / 1.64 s against
-// 1.67 / 1.72 s). The slice asked for before comes back at unpin().
-constexpr std::uint64_t kSliceNs = 100'000;
-
-// The kernel's struct sched_attr (glibc 2.36 declares neither it nor the
-// calls; <linux/sched/types.h> clashes with <sched.h>).
-struct SchedAttr {
-  std::uint32_t size = sizeof(SchedAttr);
-  std::uint32_t sched_policy = 0;
-  std::uint64_t sched_flags = 0;
-  std::int32_t sched_nice = 0;
-  std::uint32_t sched_priority = 0;
-  std::uint64_t sched_runtime = 0, sched_deadline = 0, sched_period = 0;
-};
-
-bool set_slice(std::uint64_t ns, std::uint64_t* old) {
-  SchedAttr a;
-  if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) != 0 || a.sched_policy != SCHED_OTHER)
-    return false;
-  if (old != nullptr) *old = a.sched_runtime;
-  a.sched_runtime = ns;
-  a.sched_flags = 0;
-  return syscall(SYS_sched_setattr, 0, &a, 0) == 0;
-}
-
+// 1.67 / 1.72 s). The slice asked for before comes back at unpin()
+// (parallel/slice.h).
 void pin_to(int cpu) {
   if (cpu < 0 || tl_pin.pinned) return;
   if (pthread_getaffinity_np(pthread_self(), sizeof tl_pin.saved, &tl_pin.saved) != 0) return;
@@ -77,12 +54,12 @@ void pin_to(int cpu) {
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);
   tl_pin.pinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
-  if (tl_pin.pinned) tl_pin.sliced = set_slice(kSliceNs, &tl_pin.saved_slice);
+  if (tl_pin.pinned) tl_pin.sliced = set_thread_slice(kShortSliceNs, &tl_pin.saved_slice);
 }
 
 void unpin() {
   if (!tl_pin.pinned) return;
-  if (tl_pin.sliced) set_slice(tl_pin.saved_slice, nullptr);
+  if (tl_pin.sliced) set_thread_slice(tl_pin.saved_slice);
   tl_pin.sliced = false;
   pthread_setaffinity_np(pthread_self(), sizeof tl_pin.saved, &tl_pin.saved);
   tl_pin.pinned = false;

@@ -180,6 +180,32 @@ TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
   }
 }
 
+// A search ended by its clock leaves the pass that counts leaked marks to
+// the next search's start, on every rank (so the best move does not wait for
+// it); under a lock the counts stay exact across such searches, and a search
+// that completes its depth counts its own marks at once.
+TEST(MpiAbdada, AStoppedSearchCountsItsMarksAtTheNextStart) {
+  auto b = abdada_cluster(2, 2, "spinlock", 3);
+  int stopped = 0;
+  for (int i = 0; i < 4; ++i) {
+    SearchOptions o;
+    o.limits.movetime_ms = 20 + 15 * i;
+    Observer quiet;
+    const SearchResult r = b->search(Position(), o, quiet);
+    stopped += r.stopped;
+    EXPECT_EQ(r.stats.mark_leaks, 0u) << "search " << i;
+    EXPECT_GT(r.stats.remote_probes, 0u) << "search " << i;
+    expect_balanced(r.stats, "search " + std::to_string(i));
+  }
+  EXPECT_EQ(stopped, 4);
+  SearchOptions o;
+  o.limits.depth = 6;
+  Observer quiet;
+  const SearchResult r = b->search(Position(), o, quiet);
+  EXPECT_FALSE(r.stopped);
+  EXPECT_EQ(r.stats.mark_leaks, 0u);
+}
+
 TEST(MpiAbdada, TheNodeLimitBindsEveryRank) {
   auto b = abdada_cluster(3, 1, "xor", 4);
   test::expect_node_limit_binds_every_rank(*b);
