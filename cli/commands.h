@@ -18,6 +18,7 @@ Command add_perft(CLI::App& root);
 Command add_search(CLI::App& root);
 Command add_lab(CLI::App& root);
 Command add_ablation(CLI::App& root);
+Command add_solve(CLI::App& root);  // time to solution (lab/timing/solve.h)
 Command add_stress(CLI::App& root);  // hash scheme race stress (hashing/stress.h)
 Command add_list(CLI::App& root);
 Command add_report(CLI::App& root);  // HTML page with SVG charts (lab/report/report.h)

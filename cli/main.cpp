@@ -78,7 +78,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<xq::cli::Command> commands = {
       xq::cli::add_perft(app), xq::cli::add_search(app),   xq::cli::add_lab(app),
-      xq::cli::add_ablation(app), xq::cli::add_stress(app), xq::cli::add_list(app),
+      xq::cli::add_ablation(app), xq::cli::add_solve(app), xq::cli::add_stress(app), xq::cli::add_list(app),
       xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app),
       xq::cli::add_transfer(app),
       xq::cli::add_tune(app),      xq::cli::add_evolve(app),    xq::cli::add_spsa(app),

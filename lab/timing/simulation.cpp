@@ -159,7 +159,8 @@ std::string sim_banner(const SimSettings& s, int runs) {
 }
 
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
-                                const SimSettings& s, std::uint64_t seed, int threads) {
+                                const SimSettings& s, std::uint64_t seed, int threads,
+                                Observer* observer) {
   sim::Machine m(s.costs, s.quantum, seed, threads);
   m.begin();
   struct End {
@@ -173,7 +174,7 @@ SimulatedSearch simulate_search(Backend& backend, const Position& pos, const Sea
   } end{m};
   Observer silent;
   SimulatedSearch out;
-  out.result = backend.search(pos, options, silent);
+  out.result = backend.search(pos, options, observer ? *observer : silent);
   out.seconds = m.now_seconds();
   out.switches = m.switches();
   return out;

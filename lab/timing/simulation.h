@@ -49,13 +49,15 @@ std::string sim_banner(const SimSettings& s, int runs);
 
 // One search on a simulated machine of `threads` logical threads: the
 // result, the virtual seconds the caller's thread took (Backend::search from
-// call to return), and the processor hand-overs it made.
+// call to return), and the processor hand-overs it made. `observer` (may be
+// null) hears the iterations, on the caller's logical thread.
 struct SimulatedSearch {
   SearchResult result;
   double seconds = 0;
   std::uint64_t switches = 0;
 };
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
-                                const SimSettings& s, std::uint64_t seed, int threads);
+                                const SimSettings& s, std::uint64_t seed, int threads,
+                                Observer* observer = nullptr);
 
 }  // namespace xq::lab::timing
