@@ -77,12 +77,12 @@ int run(int argc, char** argv) {
   CLI::App app{"xqlab: a laboratory for parallel alpha-beta search in Xiangqi", "xqlab"};
   app.require_subcommand(1);
   const std::vector<xq::cli::Command> commands = {
-      xq::cli::add_perft(app), xq::cli::add_search(app),   xq::cli::add_lab(app),
-      xq::cli::add_ablation(app), xq::cli::add_solve(app), xq::cli::add_stress(app), xq::cli::add_list(app),
-      xq::cli::add_report(app), xq::cli::add_match(app),  xq::cli::add_recommend(app),
-      xq::cli::add_transfer(app),
-      xq::cli::add_tune(app),      xq::cli::add_evolve(app),    xq::cli::add_spsa(app),
-      xq::cli::add_engine(app),    xq::cli::add_sim_calibrate(app)};
+      xq::cli::add_perft(app),     xq::cli::add_search(app),   xq::cli::add_lab(app),
+      xq::cli::add_ablation(app),  xq::cli::add_solve(app),    xq::cli::add_stress(app),
+      xq::cli::add_list(app),      xq::cli::add_report(app),   xq::cli::add_match(app),
+      xq::cli::add_recommend(app), xq::cli::add_transfer(app), xq::cli::add_tune(app),
+      xq::cli::add_evolve(app),    xq::cli::add_spsa(app),     xq::cli::add_engine(app),
+      xq::cli::add_sim_calibrate(app)};
   const std::string usage = "usage: xqlab <command> [options]; commands: " +
                             command_list(commands) + " ('xqlab CMD --help' for each)";
   if (argc < 2) return report("", usage, 2);
