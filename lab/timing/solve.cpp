@@ -17,7 +17,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // Timestamps every best move the search reports: the wall time since the
 // start, or on a simulated machine the reporting logical thread's virtual
@@ -27,7 +29,7 @@ class Recorder final : public Observer {
   explicit Recorder(Clock::time_point start) : start_(start) {}
   void on_iteration(const SearchResult& r) override {
     const sim::Clock* virt = sim::current();
-    reports.push_back({virt ? virt->now_seconds() : since(start_), r.best_move});
+    reports.push_back({virt ? virt->now_seconds() : seconds_since(start_), r.best_move});
   }
   std::vector<MoveReport> reports;
 
@@ -113,7 +115,7 @@ std::vector<SolveRun> run_solve(const SolveSettings& s, const std::vector<SolveE
           x.searched = sim.seconds;
         } else {
           r = backend->search(suite[p].pos, options, recorder);
-          x.searched = since(t0);
+          x.searched = seconds_since(t0);
         }
         x.config = int(ci);
         x.run = run;
