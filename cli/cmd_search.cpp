@@ -110,7 +110,7 @@ int run(const SearchArgs& a) {
   SearchResult r;
   if (sim) {
     if (!a.json) std::printf("%s\n", lab::timing::sim_banner(*sim, 1).c_str());
-    sim::Machine m(sim->costs, sim->quantum, sim->seed, engine->simulated_threads());
+    sim::Machine m(sim->costs, sim->quantum, sim->seed, engine->simulated_threads(), sim->cores);
     if (timeline) m.record_timeline();
     m.begin();
     r = engine->search(pos, opt, observer);

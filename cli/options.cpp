@@ -208,6 +208,11 @@ void add_sim_options(CLI::App* app, SimArgs& a) {
   app->add_option("--sim-seed", a.seed, "seed of the per-thread speed jitter (lab: of run 1, "
                   "run k uses seed + k - 1); 0: no jitter")
       ->capture_default_str();
+  app->add_option("--sim-cores", a.cores, "virtual cores the logical threads are time-sliced on, "
+                  "as an operating system does (a slice: the profile's 'slice'); 0: a core "
+                  "for every thread")
+      ->check(CLI::Range(0, 1 << 16))
+      ->capture_default_str();
   app->add_option("--sim-cost", a.costs, "what-if cost, NAME=FACTORx or NAME=TIME (ps, ns, us), "
                   "e.g. join=2x; repeatable")
       ->delimiter(',');
@@ -215,9 +220,11 @@ void add_sim_options(CLI::App* app, SimArgs& a) {
 
 std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
   const bool any = !a.profile.empty() || !a.costs.empty() ||
-                   a.quantum != lab::timing::kDefaultSimQuantum || a.seed != 1;
+                   a.quantum != lab::timing::kDefaultSimQuantum || a.seed != 1 || a.cores != 0;
   if (!a.simulate) {
-    if (any) throw UsageError("--sim-profile, --sim-quantum, --sim-seed and --sim-cost need --simulate");
+    if (any)
+      throw UsageError("--sim-profile, --sim-quantum, --sim-seed, --sim-cores and --sim-cost need "
+                       "--simulate");
     return std::nullopt;
   }
   lab::timing::SimSettings s;
@@ -233,6 +240,7 @@ std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
   }
   s.quantum = a.quantum;
   s.seed = a.seed;
+  s.cores = a.cores;
   return s;
 }
 

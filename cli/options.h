@@ -78,6 +78,7 @@ struct SimArgs {
   std::string profile;
   int quantum = lab::timing::kDefaultSimQuantum;
   std::uint64_t seed = 1;
+  int cores = 0;
   std::vector<std::string> costs;
 };
 void add_sim_options(CLI::App* app, SimArgs& args);

@@ -1,12 +1,16 @@
 #include "lab/timing/calibrate.h"
 
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
+#include <thread>
 
 #include "parallel/split/common.h"
 #include "parallel/thread_pool.h"
@@ -30,6 +34,47 @@ double per_call_ns(int batches, int n, Fn&& fn) {
 }
 
 sim::Time ps(double ns) { return sim::Time(std::llround(ns * 1000.0)); }
+
+// The operating system's time slice: three busy threads on one core, each
+// noting when another of them ran since its last look (a run ended); the
+// median run, in ns. 0 when the threads cannot be put on one core.
+double measure_slice_ns(double seconds) {
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return 0;
+  std::atomic<int> owner{-1};
+  std::atomic<bool> pinned_all{true};
+  std::vector<std::vector<double>> runs(3);
+  const Clock::time_point end =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i)
+    threads.emplace_back([&, i] {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) {
+        pinned_all.store(false);
+        return;
+      }
+      Clock::time_point begin{}, last{};
+      bool running = false;
+      for (Clock::time_point t = Clock::now(); t < end; t = Clock::now()) {
+        if (owner.load(std::memory_order_relaxed) != i) {
+          if (running) runs[std::size_t(i)].push_back(std::chrono::duration<double, std::nano>(last - begin).count());
+          owner.store(i, std::memory_order_relaxed);
+          begin = t;
+          running = true;
+        }
+        last = t;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<double> all;
+  for (const auto& r : runs) all.insert(all.end(), r.begin(), r.end());
+  if (!pinned_all.load() || all.size() < 9) return 0;
+  std::sort(all.begin(), all.end());
+  return all[all.size() / 2];
+}
 
 }  // namespace
 
@@ -154,6 +199,15 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
   out.lines.push_back({"idle_poll", 2 * lock + pause, "two uncontended locks and a pause"});
   p.costs.idle_timeout = ps(50000);
   out.lines.push_back({"idle_timeout", 50000, "the back-off's sleep (a constant of the code)"});
+
+  const double slice = measure_slice_ns(1.0);
+  if (slice > 0) {
+    p.costs.slice = ps(slice);
+    out.lines.push_back({"slice", slice, "the median run of three busy threads on one core, 1 s"});
+  } else {
+    out.lines.push_back({"slice", double(p.costs.slice) / 1000.0,
+                         "not measured (threads could not share one core): the built-in value"});
+  }
   return out;
 }
 

@@ -16,7 +16,9 @@
 //    figure is kept for every p: the simulator does not grow it with p);
 //  * idle_poll: two uncontended locks (a look for work takes a split
 //    point's lock to join it) and a pause;
-//  * idle_timeout: the real back-off's sleep, 50 us (a constant of the code).
+//  * idle_timeout: the real back-off's sleep, 50 us (a constant of the code);
+//  * slice: the operating system's time slice, the median run of three busy
+//    threads sharing one core for a second (the scheduler's tick here).
 // Every time is the median of `batches` batches.
 #pragma once
 

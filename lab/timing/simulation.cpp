@@ -1,6 +1,7 @@
 #include "lab/timing/simulation.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -24,7 +25,7 @@ constexpr CostField kFields[] = {
     {"fork", &sim::Costs::fork},          {"barrier", &sim::Costs::barrier},
     {"idle_poll", &sim::Costs::idle_poll}, {"idle_timeout", &sim::Costs::idle_timeout},
     {"message", &sim::Costs::message, true}, {"latency", &sim::Costs::latency, true},
-    {"byte", &sim::Costs::byte, true}};
+    {"byte", &sim::Costs::byte, true},    {"slice", &sim::Costs::slice, true}};
 
 const CostField* find_field(const std::string& name) {
   for (const CostField& f : kFields)
@@ -79,6 +80,7 @@ SimSettings load_sim_profile(const std::string& path) {
   }
   if (s.costs.node <= 0 || s.costs.qnode <= 0) throw fail("node costs must be positive");
   if (s.costs.idle_timeout <= 0) throw fail("idle_timeout must be positive");
+  if (s.costs.slice <= 0) throw fail("slice must be positive");
   if (j.contains("jitter")) {
     if (!j["jitter"].is_number() || j["jitter"].get<double>() < 0 || j["jitter"].get<double>() >= 1)
       throw fail("jitter must be a number in [0, 1)");
@@ -126,7 +128,7 @@ void apply_sim_cost(SimSettings& s, const std::string& assignment) {
     else if (unit == "ns") t = sim::Time(std::llround(number * 1e3));
     else if (unit == "us") t = sim::Time(std::llround(number * 1e6));
     else throw bad();
-    if ((name == "node" || name == "qnode" || name == "idle_timeout") && t <= 0)
+    if ((name == "node" || name == "qnode" || name == "idle_timeout" || name == "slice") && t <= 0)
       throw std::invalid_argument("--sim-cost '" + assignment + "': " + name + " must stay positive");
   }
   s.overrides += (s.overrides.empty() ? "" : ",") + assignment;
@@ -139,6 +141,7 @@ Json sim_settings_json(const SimSettings& s, int runs) {
               {"machine", s.machine},
               {"measured", s.measured},
               {"quantum_nodes", s.quantum},
+              {"cores", s.cores == 0 ? Json() : Json(s.cores)},
               {"seeds", seeds},
               {"overrides", s.overrides},
               {"costs", sim_profile_json(s)["costs_ps"]},
@@ -154,6 +157,12 @@ std::string sim_banner(const SimSettings& s, int runs) {
                   (s.profile_path.empty() ? std::string("built-in") : s.profile_path) + " (" +
                   (s.machine.empty() ? std::string("no description") : s.machine) + "), quantum " +
                   std::to_string(s.quantum) + " nodes, seeds " + seeds;
+  if (s.cores > 0) {
+    char slice[32];
+    std::snprintf(slice, sizeof slice, "%.3g", double(s.costs.slice) / 1e9);
+    b += ", threads time-sliced on " + std::to_string(s.cores) + " core" +
+         (s.cores == 1 ? "" : "s") + " (slice " + slice + " ms)";
+  }
   if (!s.overrides.empty()) b += ", what-if costs " + s.overrides;
   return b;
 }
@@ -161,7 +170,7 @@ std::string sim_banner(const SimSettings& s, int runs) {
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
                                 const SimSettings& s, std::uint64_t seed, int threads,
                                 Observer* observer) {
-  sim::Machine m(s.costs, s.quantum, seed, threads);
+  sim::Machine m(s.costs, s.quantum, seed, threads, s.cores);
   m.begin();
   struct End {
     sim::Machine& m;
@@ -177,6 +186,8 @@ SimulatedSearch simulate_search(Backend& backend, const Position& pos, const Sea
   out.result = backend.search(pos, options, observer ? *observer : silent);
   out.seconds = m.now_seconds();
   out.switches = m.switches();
+  out.preemptions = m.preemptions();
+  out.core_wait_seconds = sim::seconds(m.core_wait());
   return out;
 }
 

@@ -25,6 +25,9 @@ struct SimSettings {
   sim::Costs costs;
   int quantum = kDefaultSimQuantum;
   std::uint64_t seed = 1;  // run k uses seed + k; 0 turns speed jitter off
+  // Virtual cores the logical threads are time-sliced on (--sim-cores); 0:
+  // a core for every logical thread.
+  int cores = 0;
   std::string profile_path;  // "" for the built-in costs
   std::string machine;       // the profile's description of its machine
   std::string measured;      // when and how the profile was measured
@@ -51,10 +54,14 @@ std::string sim_banner(const SimSettings& s, int runs);
 // result, the virtual seconds the caller's thread took (Backend::search from
 // call to return), and the processor hand-overs it made. `observer` (may be
 // null) hears the iterations, on the caller's logical thread.
+// With time slicing (settings' cores below the thread count) also the
+// threads taken off a core and the virtual seconds threads waited for one.
 struct SimulatedSearch {
   SearchResult result;
   double seconds = 0;
   std::uint64_t switches = 0;
+  std::uint64_t preemptions = 0;
+  double core_wait_seconds = 0;
 };
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
                                 const SimSettings& s, std::uint64_t seed, int threads,

@@ -285,7 +285,15 @@ bool contested(double cpu_seconds, double wall_seconds, int threads, double idle
 }
 
 std::string oversubscription_note(const LabSettings& s) {
-  if (s.sim) return "";  // a simulated machine has a processor per logical thread
+  // A simulated machine has a processor per logical thread, unless it
+  // time-slices them on fewer (--sim-cores).
+  if (s.sim) {
+    for (const LabConfig& c : s.configs)
+      if (s.sim->cores > 0 && processors(s, c) > s.sim->cores)
+        return "note: SIMULATED thread counts above " + std::to_string(s.sim->cores) +
+               " virtual cores (--sim-cores) are time-sliced: they measure overhead, not speed";
+    return "";
+  }
   for (const LabConfig& c : s.configs)
     if (c.threads > int(cores()))
       return "note: thread counts above " + std::to_string(cores()) +

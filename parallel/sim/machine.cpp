@@ -82,17 +82,23 @@ const char* to_string(TimelineEvent::What w) {
     case TimelineEvent::What::Spawned: return "spawned";
     case TimelineEvent::What::Left: return "left";
     case TimelineEvent::What::Woke: return "woke";
+    case TimelineEvent::What::Preempted: return "preempted";
   }
   return "?";
 }
 
-Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads)
+Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores)
     : costs_(costs),
       quantum_(quantum),
       spin_(max_threads <= int(std::thread::hardware_concurrency())),
       slots_(std::size_t(std::max(1, max_threads))) {
   if (quantum < 1) throw std::invalid_argument("the simulation quantum must be at least 1 node");
   if (max_threads < 1) throw std::invalid_argument("a simulated machine needs a thread");
+  if (cores < 0) throw std::invalid_argument("a simulated machine's core count must not be negative");
+  if (cores > 0 && cores < max_threads) {
+    if (costs_.slice <= 0) throw std::invalid_argument("the simulated time slice must be positive");
+    cores_.resize(std::size_t(cores));
+  }
   // Seed 0: every thread at speed 1. Otherwise a factor in 1 +- jitter per
   // thread, so that threads with equal work do not stay in step forever.
   for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -125,9 +131,17 @@ void Machine::begin() {
   for (Slot& s : slots_) {
     s.state = State::Absent;
     s.clock = s.wake = 0;
+    s.core = -1;
+    s.ran = s.since = 0;
     s.go.store(0, std::memory_order_relaxed);
   }
   slots_[0].state = State::Runnable;
+  for (Core& c : cores_) c = Core{};
+  if (!cores_.empty()) {
+    cores_[0].thread = 0;
+    slots_[0].core = 0;
+    slots_[0].slice_end = costs_.slice;
+  }
   attached_ = 1;
   detail::current_slot() = this;
   tl_id = 0;
@@ -138,6 +152,7 @@ void Machine::begin() {
 void Machine::end() {
   const int me = self();
   if (others_attached(me)) throw std::logic_error("simulated machine ended with threads attached");
+  release_core(me);
   slots_[std::size_t(me)].state = State::Absent;
   attached_ = 0;
   detail::current_slot() = nullptr;
@@ -154,6 +169,10 @@ void Machine::spawn(int id, Time after) {
     throw std::logic_error("simulated thread " + std::to_string(id) + " spawned twice");
   s.state = State::Runnable;
   s.clock = now() + after;
+  if (!cores_.empty()) {
+    s.ran = 0;
+    enqueue(id);  // it runs once it has a core
+  }
   s.go.store(0, std::memory_order_relaxed);
   ++attached_;
   note(s.clock, id, TimelineEvent::What::Spawned, 0, -1);
@@ -162,6 +181,7 @@ void Machine::spawn(int id, Time after) {
 void Machine::unspawn(int id) {
   Slot& s = slots_.at(std::size_t(id));
   if (s.state == State::Absent) return;
+  release_core(id);
   s.state = State::Absent;
   --attached_;
 }
@@ -177,7 +197,8 @@ bool Machine::attached_in(int first, int last, int id) const {
   return false;
 }
 
-int Machine::pick() const {
+int Machine::pick() {
+  if (!cores_.empty()) return pick_sliced();
   int best = -1;
   Time key = 0;
   for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -185,6 +206,7 @@ int Machine::pick() const {
     Time k = 0;
     switch (s.state) {
       case State::Absent: continue;
+      case State::Ready: continue;  // only with time slicing (pick_sliced)
       case State::Runnable: k = s.clock; break;
       case State::Sleeping: k = std::max(s.clock, s.wake); break;
       case State::Joining:
@@ -198,6 +220,128 @@ int Machine::pick() const {
     }
   }
   return best;
+}
+
+bool Machine::due_key(int id, Time& key) const {
+  const Slot& s = slots_[std::size_t(id)];
+  if (s.state == State::Sleeping) {
+    key = std::max(s.clock, s.wake);
+    return true;
+  }
+  if (s.state == State::Joining && !attached_in(s.join_first, s.join_last, id)) {
+    key = s.clock;
+    return true;
+  }
+  return false;
+}
+
+int Machine::pick_sliced() {
+  for (;;) {
+    // The core that has been free longest.
+    const Core* free = nullptr;
+    for (const Core& c : cores_)
+      if (c.thread < 0 && (!free || c.free_at < free->free_at)) free = &c;
+    // By (key, kind, service, place, id): a thread on a core runs, and a
+    // sleeper's or joiner's time comes, before a ready thread takes a free
+    // core at the same time; among ready threads the least served first,
+    // then the longest waiting.
+    int best = -1;
+    Time best_key = 0;
+    bool best_ready = false;
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      const Slot& s = slots_[i];
+      Time k = 0;
+      const bool ready = s.state == State::Ready;
+      if (s.state == State::Absent) continue;
+      if (s.state == State::Runnable) k = s.clock;
+      else if (ready && !free) continue;
+      else if (ready) k = std::max(s.clock, free->free_at);
+      else if (!due_key(int(i), k)) continue;
+      const Slot* b = best < 0 ? nullptr : &slots_[std::size_t(best)];
+      const bool better =
+          !b || k < best_key ||
+          (k == best_key && best_ready &&
+           (!ready || s.ran < b->ran || (s.ran == b->ran && s.queued < b->queued)));
+      if (better) {
+        best = int(i);
+        best_key = k;
+        best_ready = ready;
+      }
+    }
+    if (best < 0) return -1;
+    Slot& b = slots_[std::size_t(best)];
+    if (b.state == State::Runnable) return best;
+    if (!best_ready) {  // its time has come: it queues for a core
+      if (b.state == State::Sleeping) note(best_key, best, TimelineEvent::What::Woke, 0, -1);
+      b.clock = best_key;
+      enqueue(best);
+      continue;
+    }
+    const int core = int(free - cores_.data());
+    core_wait_ += best_key - b.clock;
+    b.clock = best_key;
+    b.state = State::Runnable;
+    b.core = core;
+    b.slice_end = best_key + costs_.slice;
+    b.since = best_key;
+    cores_[std::size_t(core)].thread = best;
+    return best;
+  }
+}
+
+void Machine::enqueue(int id) {
+  Slot& s = slots_[std::size_t(id)];
+  Time least = -1;  // the least-served other thread that runs or waits to
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    const Slot& o = slots_[i];
+    if (int(i) == id || (o.state != State::Runnable && o.state != State::Ready)) continue;
+    if (least < 0 || o.ran < least) least = o.ran;
+  }
+  if (least >= 0) s.ran = std::max(s.ran, least - costs_.slice);
+  s.state = State::Ready;
+  s.queued = ++queued_;
+}
+
+void Machine::release_core(int id) {
+  Slot& s = slots_[std::size_t(id)];
+  if (s.core < 0) return;
+  s.ran += s.clock - s.since;
+  cores_[std::size_t(s.core)] = Core{-1, s.clock};
+  s.core = -1;
+}
+
+void Machine::queue_due(Time t) {
+  for (;;) {
+    int first = -1;
+    Time first_key = 0;
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      Time k = 0;
+      if (due_key(int(i), k) && k <= t && (first < 0 || k < first_key)) {
+        first = int(i);
+        first_key = k;
+      }
+    }
+    if (first < 0) return;
+    Slot& s = slots_[std::size_t(first)];
+    if (s.state == State::Sleeping) note(first_key, first, TimelineEvent::What::Woke, 0, -1);
+    s.clock = first_key;
+    enqueue(first);
+  }
+}
+
+bool Machine::preempt(int id) {
+  Slot& s = slots_[std::size_t(id)];
+  queue_due(s.clock);
+  bool waiting = false;
+  for (std::size_t i = 0; i < slots_.size() && !waiting; ++i)
+    waiting = int(i) != id && slots_[i].state == State::Ready && slots_[i].clock <= s.clock;
+  if (!waiting) return false;
+  release_core(id);
+  s.state = State::Ready;
+  s.queued = ++queued_;
+  ++preemptions_;
+  note(s.clock, id, TimelineEvent::What::Preempted, 0, -1);
+  return true;
 }
 
 void Machine::switch_to(int next, bool wait) {
@@ -236,6 +380,7 @@ void Machine::attach(int id) {
 void Machine::detach() {
   const int me = self();
   Slot& s = slots_[std::size_t(me)];
+  release_core(me);
   s.state = State::Absent;
   --attached_;
   // A thread waiting for the others resumes at the latest of their exits.
@@ -260,6 +405,7 @@ void Machine::wait_range(int first, int last) {
   s.state = State::Joining;
   s.join_first = first;
   s.join_last = last;
+  release_core(me);
   const int next = pick();
   note(slots_[std::size_t(me)].clock, me, TimelineEvent::What::Wait, 0, next);
   switch_to(next, true);
@@ -293,6 +439,7 @@ void Machine::sleep_until(Time until) {
   if (until <= s.clock) return;
   s.state = State::Sleeping;
   s.wake = until;
+  release_core(me);
   const int next = pick();
   note(s.clock, me, TimelineEvent::What::Idle, 0, next == me ? -1 : next);
   switch_to(next, true);
@@ -328,6 +475,8 @@ void Machine::at_quantum(Worker& w) {
   const double cost = double(dn) * double(costs_.node) + double(dq) * double(costs_.qnode);
   s.clock += Time(cost * s.speed);
   w.next_time_check = nodes + std::uint64_t(quantum_);
+  if (!cores_.empty() && s.clock >= s.slice_end && !preempt(me))
+    s.slice_end = s.clock + costs_.slice;  // nobody waits: it keeps its core
   const int next = pick();
   note(s.clock, me, TimelineEvent::What::Quantum, nodes, next == me ? -1 : next);
   if (next != me) switch_to(next, true);

@@ -19,11 +19,25 @@
 // search: the same binary, inputs, costs, quantum and seed give the same
 // counts and virtual times on any load.
 //
+// With `cores` set below the thread count (--sim-cores), the machine also
+// time-slices as an operating system does: a logical thread runs only while
+// it holds one of the virtual cores; it keeps its core for a `slice` of
+// virtual time and then, if a thread is waiting for a core, goes to the back
+// of the ready queue; a thread that sleeps, waits for others or leaves gives
+// its core up, and one that wakes or is spawned waits for a core. As in a
+// fair scheduler, a free core goes to the waiting thread that has held a
+// core least (a sleeper's account is raised to within a slice of the
+// least-served other thread's when it wakes, so a long sleep earns no long
+// run), ties to the one that waited longest. The time it waits passes on
+// its clock as it does on a real one, so a search's time shares count it
+// where the real runs do.
+//
 // What it cannot model (and the real lab can): caches and memory bandwidth,
 // contention for a lock between two threads inside one quantum (a lock is
-// never contended, each acquisition costs `lock`), torn table entries, OS
-// preemption. Its figures are SIMULATED and are never mixed with measured
-// ones.
+// never contended, each acquisition costs `lock`), torn table entries, a
+// scheduler's wake-up preemption and fairness credits (the ready queue is
+// plain first come, first served). Its figures are SIMULATED and are never
+// mixed with measured ones.
 #pragma once
 
 #include <atomic>
@@ -62,6 +76,11 @@ struct Costs {
   Time message = 500'000;      // CPU time of sending, and of receiving, one message
   Time latency = 2'000'000;    // one message's flight, sender to receiver
   Time byte = 100;             // ... plus this per byte of its body
+  // The operating system's time slice, when there are fewer cores than
+  // logical threads (Machine's `cores`): a thread keeps its core this long
+  // while others wait for one. 4 ms: the scheduler tick here (250 Hz),
+  // measured by sim-calibrate.
+  Time slice = 4'000'000'000;
   // Per-thread speed factors are 1 +- up to this (seeded; 0 with seed 0).
   double jitter = 0.02;
 };
@@ -74,7 +93,7 @@ enum class Cost : std::uint8_t { Publish, Join, Lock, Wake, Fork, Barrier, IdleP
 // count at a quantum (0 elsewhere) and `next` the thread that ran after it
 // (-1: none, it kept running).
 struct TimelineEvent {
-  enum class What : std::uint8_t { Quantum, Idle, Wait, Spawned, Left, Woke };
+  enum class What : std::uint8_t { Quantum, Idle, Wait, Spawned, Left, Woke, Preempted };
   Time at = 0;
   int thread = 0;
   What what = What::Quantum;
@@ -85,8 +104,10 @@ const char* to_string(TimelineEvent::What w);
 
 class Machine final : public Clock {
  public:
-  // Up to `max_threads` logical threads (ids 0..max_threads-1).
-  Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads);
+  // Up to `max_threads` logical threads (ids 0..max_threads-1) on `cores`
+  // virtual cores (0, or at least max_threads: a core for every thread, and
+  // no time slicing).
+  Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores = 0);
   // A thread still attached to it (an exception left between begin() and
   // end()) is detached: no dangling current() outlives the machine.
   ~Machine();
@@ -149,6 +170,12 @@ class Machine final : public Clock {
   int quantum() const { return quantum_; }
   int threads() const { return int(slots_.size()); }  // logical threads it can hold
   std::uint64_t switches() const { return switches_; }
+  // Time slicing (cores below the thread count; 0 otherwise): the cores,
+  // the threads taken off a core at a slice's end, and the virtual time
+  // threads spent ready but waiting for a core (summed over threads).
+  int cores() const { return int(cores_.size()); }
+  std::uint64_t preemptions() const { return preemptions_; }
+  Time core_wait() const { return core_wait_; }
   // Records every hand-over, sleep, wake, spawn and exit from now on
   // (debugging a backend at many threads: which thread ran when, and where
   // it waited). Off by default: it costs memory per quantum.
@@ -158,10 +185,17 @@ class Machine final : public Clock {
   double speed(int id) const { return slots_[std::size_t(id)].speed; }
 
  private:
-  enum class State : std::uint8_t { Absent, Runnable, Sleeping, Joining };
+  // Runnable: it may run (with time slicing: it holds a core). Ready (time
+  // slicing only): it may run once it has a core.
+  enum class State : std::uint8_t { Absent, Runnable, Ready, Sleeping, Joining };
   struct alignas(64) Slot {
     State state = State::Absent;
     Time clock = 0;
+    int core = -1;            // time slicing: the core it holds
+    Time slice_end = 0;       // ... and until when, if others wait
+    std::uint64_t queued = 0; // Ready: its place in the ready queue
+    Time ran = 0;             // time slicing: virtual time it held a core
+    Time since = 0;           // ... its current hold began
     Time wake = 0;  // Sleeping: when it wakes unless signalled earlier
     int join_first = 0, join_last = 0;  // Joining: the threads it waits for
     double speed = 1.0;
@@ -171,7 +205,23 @@ class Machine final : public Clock {
   int self() const;
   // The thread to run next, by (key, id): a runnable thread's clock, a
   // sleeper's wake time, a joiner once no other thread is attached.
-  int pick() const;
+  int pick();
+  // pick() with time slicing: a sleeper or joiner whose time has come
+  // joins the ready queue, and a ready thread runs only on a free core.
+  int pick_sliced();
+  // Time slicing: the holder gives its core up (it sleeps, waits or leaves).
+  void release_core(int id);
+  // ... or, at a quantum past its slice's end, to a thread that waits.
+  bool preempt(int id);
+  // Time slicing: every sleeper or joiner due by `t` joins the ready queue,
+  // in the order of their times.
+  void queue_due(Time t);
+  // Time slicing: thread `id` joins the ready queue (after a sleep, a wait
+  // or a spawn) at its clock.
+  void enqueue(int id);
+  // The key of a sleeper or joiner that may run (false: a joiner whose
+  // threads are still attached).
+  bool due_key(int id, Time& key) const;
   // Hands the token to `next` (making a sleeper or joiner runnable) and, if
   // `wait`, blocks until the token comes back.
   void switch_to(int next, bool wait);
@@ -193,6 +243,14 @@ class Machine final : public Clock {
   bool record_ = false;
   std::vector<TimelineEvent> timeline_;
   std::uint64_t switches_ = 0;
+  struct Core {
+    int thread = -1;  // -1: free
+    Time free_at = 0;
+  };
+  std::vector<Core> cores_;  // empty: a core for every thread
+  std::uint64_t preemptions_ = 0;
+  Time core_wait_ = 0;
+  std::uint64_t queued_ = 0;  // the ready queue's last place given
 };
 
 // The seams' calls: each does nothing unless the calling thread runs on a

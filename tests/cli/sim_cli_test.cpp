@@ -124,7 +124,7 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
   const nlohmann::json p = nlohmann::json::parse(xq::test::read_file(profile));
   EXPECT_EQ(p["machine"], "test machine");
   for (const char* cost : {"node", "qnode", "publish", "join", "lock", "wake", "fork", "barrier",
-                           "idle_poll", "idle_timeout"})
+                           "idle_poll", "idle_timeout", "slice"})
     EXPECT_TRUE(p["costs_ps"][cost].is_number_integer()) << cost;
   EXPECT_GT(p["costs_ps"]["node"].get<long long>(), 0);
   const XqlabRun r = run_xqlab({"lab", "--simulate", "--sim-profile", profile, "--sim-cost",
@@ -137,6 +137,33 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
   EXPECT_EQ(j["simulation"]["overrides"], "join=2x");
   EXPECT_EQ(j["simulation"]["costs"]["join"].get<long long>(),
             2 * p["costs_ps"]["join"].get<long long>());
+}
+
+// --sim-cores: the threads share fewer virtual cores, time-sliced; the
+// document and the text say so, and the same searches take longer.
+TEST(CliSim, SimCoresTimeSlicesAndSaysSo) {
+  const std::vector<std::string> lab = {"lab", "--simulate", "--backends", "lazysmp", "--threads",
+                                        "4", "--depth", "5", "--runs", "1", "--quiet",
+                                        "--sim-cost", "slice=20us"};
+  const XqlabRun sliced = run_xqlab(with(lab, {"--sim-cores", "2", "--json"}));
+  const XqlabRun full = run_xqlab(with(lab, {"--json"}));
+  const XqlabRun text = run_xqlab(with(lab, {"--sim-cores", "2"}));
+  ASSERT_EQ(sliced.status, 0) << sliced.err;
+  ASSERT_EQ(full.status, 0) << full.err;
+  ASSERT_EQ(text.status, 0) << text.err;
+  const nlohmann::json js = sliced.json(), jf = full.json();
+  EXPECT_EQ(js["simulation"]["cores"], 2);
+  EXPECT_TRUE(jf["simulation"]["cores"].is_null());
+  ASSERT_EQ(js["results"].size(), 2u);
+  ASSERT_EQ(jf["results"].size(), 2u);
+  // The serial reference runs one thread: slicing changes nothing for it.
+  EXPECT_EQ(js["results"][0]["seconds"], jf["results"][0]["seconds"]);
+  // Four threads on two cores take longer than on four.
+  EXPECT_GT(js["results"][1]["seconds"].get<double>(), jf["results"][1]["seconds"].get<double>());
+  EXPECT_NE(js["note"].get<std::string>().find("time-sliced"), std::string::npos) << js["note"];
+  EXPECT_TRUE(jf["note"].is_null());
+  EXPECT_NE(text.out.find("threads time-sliced on 2 cores (slice 0.02 ms)"), std::string::npos)
+      << text.out;
 }
 
 TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
@@ -155,6 +182,9 @@ TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
       {"lab", "--simulate", "--sim-cost", "join=-2x", "--depth", "1"},
       {"lab", "--simulate", "--sim-cost", "node=0x", "--depth", "1"},
       {"lab", "--simulate", "--sim-quantum", "0", "--depth", "1"},
+      {"lab", "--sim-cores", "2", "--depth", "1"},
+      {"lab", "--simulate", "--sim-cores", "-1", "--depth", "1"},
+      {"lab", "--simulate", "--sim-cost", "slice=0us", "--depth", "1"},
       // Helpers in processes: the simulated machine cannot schedule them.
       {"lab", "--simulate", "--backends", "lazysmp-proc", "--threads", "2", "--depth", "1"},
       {"sim-calibrate", "--suite", "/nonexistent/suite.csv"}};
@@ -167,7 +197,7 @@ TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
     ++checked;
   }
   std::remove(bad_profile.c_str());
-  EXPECT_EQ(checked, 9);
+  EXPECT_EQ(checked, 12);
 }
 
 }  // namespace
