@@ -49,6 +49,10 @@ int run(const CalibrateArgs& a) {
   Json how = Json::array();
   for (const auto& l : c.lines) how.push_back(Json{{"cost", l.cost}, {"ns", l.value_ns}, {"how", l.how}});
   doc["calibration"] = how;
+  Json checks = Json::array();
+  for (const auto& l : c.checks)
+    checks.push_back(Json{{"check", l.cost}, {"ns", l.value_ns}, {"how", l.how}});
+  doc["checks"] = checks;
   const std::string text = lab::common::dump_line(doc) + "\n";
   if (a.out.empty()) {
     std::fputs(text.c_str(), stdout);
@@ -59,6 +63,9 @@ int run(const CalibrateArgs& a) {
   if (!a.out.empty() || a.quiet) {
     for (const auto& l : c.lines)
       std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.1f ns  %s\n", l.cost.c_str(),
+                   l.value_ns, l.how.c_str());
+    for (const auto& l : c.checks)
+      std::fprintf(a.out.empty() ? stderr : stdout, "  check %-16s %9.1f ns  %s\n", l.cost.c_str(),
                    l.value_ns, l.how.c_str());
   }
   return 0;

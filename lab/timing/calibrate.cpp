@@ -76,6 +76,46 @@ double measure_slice_ns(double seconds) {
   return all[all.size() / 2];
 }
 
+// How late a thread that sleeps 50 us wakes (median over 300 sleeps, with
+// 20 us of work between them), on one core beside `busy` busy threads.
+// Negative when the threads cannot be put on one core.
+double wake_lateness_ns(int busy) {
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return -1;
+  const auto pin = [cpu] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+  };
+  std::atomic<bool> stop{false}, pinned{true};
+  std::vector<std::thread> load;
+  for (int i = 0; i < busy; ++i)
+    load.emplace_back([&] {
+      if (!pin()) pinned.store(false);
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  std::vector<double> late;
+  std::thread sleeper([&] {
+    if (!pin()) pinned.store(false);
+    const std::chrono::microseconds nap(50), work(20);
+    for (int i = 0; i < 300; ++i) {
+      const Clock::time_point t0 = Clock::now();
+      std::this_thread::sleep_for(nap);
+      late.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0 - nap).count());
+      for (const Clock::time_point t1 = Clock::now(); Clock::now() - t1 < work;) {
+      }
+    }
+  });
+  sleeper.join();
+  stop.store(true);
+  for (std::thread& t : load) t.join();
+  if (!pinned.load()) return -1;
+  std::sort(late.begin(), late.end());
+  return late[late.size() / 2];
+}
+
 }  // namespace
 
 Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth, int repeats,
@@ -207,6 +247,13 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
   } else {
     out.lines.push_back({"slice", double(p.costs.slice) / 1000.0,
                          "not measured (threads could not share one core): the built-in value"});
+  }
+  const double alone = wake_lateness_ns(0), beside = wake_lateness_ns(1);
+  if (alone >= 0 && beside >= 0) {
+    out.checks.push_back({"wake_alone", alone, "a 50 us sleep's lateness, alone on its core (median of 300)"});
+    out.checks.push_back({"wake_beside_busy", beside,
+                          "the same beside a busy thread on the core: about the same means the OS "
+                          "preempts the runner for a woken sleeper, as the simulation does"});
   }
   return out;
 }

@@ -19,6 +19,10 @@
 //  * idle_timeout: the real back-off's sleep, 50 us (a constant of the code);
 //  * slice: the operating system's time slice, the median run of three busy
 //    threads sharing one core for a second (the scheduler's tick here).
+// And, as checks of the time-slicing model's assumptions (no cost): how
+// late a thread sleeping 50 us wakes beside a busy thread on its core and
+// alone (the model lets a woken, less-served thread take the core at once:
+// wake-up preemption).
 // Every time is the median of `batches` batches.
 #pragma once
 
@@ -39,6 +43,7 @@ struct CalibrationLine {
 struct Calibration {
   SimSettings profile;
   std::vector<CalibrationLine> lines;
+  std::vector<CalibrationLine> checks;  // measured assumptions, not costs
   double fit_r2 = 0;  // of the node-cost fit
   int positions = 0;
 };

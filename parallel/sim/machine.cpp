@@ -284,6 +284,7 @@ int Machine::pick_sliced() {
     b.core = core;
     b.slice_end = best_key + costs_.slice;
     b.since = best_key;
+    b.woken = false;
     cores_[std::size_t(core)].thread = best;
     return best;
   }
@@ -299,6 +300,7 @@ void Machine::enqueue(int id) {
   }
   if (least >= 0) s.ran = std::max(s.ran, least - costs_.slice);
   s.state = State::Ready;
+  s.woken = true;
   s.queued = ++queued_;
 }
 
@@ -329,15 +331,19 @@ void Machine::queue_due(Time t) {
   }
 }
 
-bool Machine::preempt(int id) {
+bool Machine::preempt(int id, bool slice_over) {
   Slot& s = slots_[std::size_t(id)];
   queue_due(s.clock);
   bool waiting = false;
-  for (std::size_t i = 0; i < slots_.size() && !waiting; ++i)
-    waiting = int(i) != id && slots_[i].state == State::Ready && slots_[i].clock <= s.clock;
+  for (std::size_t i = 0; i < slots_.size() && !waiting; ++i) {
+    const Slot& o = slots_[i];
+    waiting = int(i) != id && o.state == State::Ready && o.clock <= s.clock &&
+              (slice_over || (o.woken && o.ran < s.ran));
+  }
   if (!waiting) return false;
   release_core(id);
   s.state = State::Ready;
+  s.woken = false;
   s.queued = ++queued_;
   ++preemptions_;
   note(s.clock, id, TimelineEvent::What::Preempted, 0, -1);
@@ -475,8 +481,10 @@ void Machine::at_quantum(Worker& w) {
   const double cost = double(dn) * double(costs_.node) + double(dq) * double(costs_.qnode);
   s.clock += Time(cost * s.speed);
   w.next_time_check = nodes + std::uint64_t(quantum_);
-  if (!cores_.empty() && s.clock >= s.slice_end && !preempt(me))
-    s.slice_end = s.clock + costs_.slice;  // nobody waits: it keeps its core
+  if (!cores_.empty()) {
+    const bool over = s.clock >= s.slice_end;
+    if (!preempt(me, over) && over) s.slice_end = s.clock + costs_.slice;  // nobody waits
+  }
   const int next = pick();
   note(s.clock, me, TimelineEvent::What::Quantum, nodes, next == me ? -1 : next);
   if (next != me) switch_to(next, true);

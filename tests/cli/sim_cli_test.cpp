@@ -127,6 +127,11 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
                            "idle_poll", "idle_timeout", "slice"})
     EXPECT_TRUE(p["costs_ps"][cost].is_number_integer()) << cost;
   EXPECT_GT(p["costs_ps"]["node"].get<long long>(), 0);
+  // The model's checks: both wake latencies, or none where threads cannot
+  // share a core.
+  ASSERT_TRUE(p["checks"].is_array());
+  EXPECT_TRUE(p["checks"].empty() || p["checks"].size() == 2u) << p["checks"];
+  for (const auto& c : p["checks"]) EXPECT_GE(c["ns"].get<double>(), 0.0) << c;
   const XqlabRun r = run_xqlab({"lab", "--simulate", "--sim-profile", profile, "--sim-cost",
                                 "join=2x", "--backends", "ybwc", "--threads", "2", "--depth", "3",
                                 "--runs", "1", "--quiet", "--json"});
