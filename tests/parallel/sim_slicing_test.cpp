@@ -156,15 +156,6 @@ TEST(SimSlicing, ASleeperGivesItsCoreAwayAndTakesItBackWhenItWakes) {
   EXPECT_EQ(finished, 100 * kQuantumTime);
 }
 
-std::unique_ptr<Backend> sliced_backend(const std::string& name, int threads) {
-  BackendConfig c;
-  c.threads = threads;
-  c.hash_mib = 1;
-  c.hash = std::string(find_backend(name).default_hash);
-  c.set("task_depth", 3);  // jamboree: reach its tasks at these depths
-  return make_backend(name, c);
-}
-
 // A slice of 20 us (70 nodes at the built-in cost): short enough that
 // depth-4 searches are taken off their cores many times.
 sim::Costs sliced_costs() {
@@ -173,29 +164,24 @@ sim::Costs sliced_costs() {
   return c;
 }
 
-const std::vector<Position>& positions() {
-  static const std::vector<Position> ps = [] {
-    std::vector<Position> v = test::contract_positions(2);
-    v.erase(v.begin() + 2, v.end() - 2);  // two openings, two random positions
-    return v;
-  }();
-  return ps;
-}
+using test::sample_positions;
+using test::sim_backend;
+using test::sim_depth;
 
 TEST(SimSlicing, EveryBackendExactAt4And8ThreadsOn2Cores) {
-  const std::vector<Value>& expected = test::serial_values(positions(), 4);
+  const std::vector<Value>& expected = test::serial_values(sample_positions(), 4);
   int searched = 0, backends_run = 0;
   for (const BackendInfo& info : backends()) {
     if (!info.simulable) continue;
     const std::string name(info.name);
     std::uint64_t preemptions = 0;
     for (int threads : {4, 8}) {
-      for (std::size_t i = 0; i < positions().size(); ++i) {
-        auto b = sliced_backend(name, threads);
+      for (std::size_t i = 0; i < sample_positions().size(); ++i) {
+        auto b = sim_backend(name, threads);
         const test::Simulated s =
-            test::simulate(*b, positions()[i], test::exact_options(4), threads, 1, 64, sliced_costs(), 2);
+            test::simulate(*b, sample_positions()[i], test::exact_options(4), threads, 1, 64, sliced_costs(), 2);
         EXPECT_EQ(s.result.score, expected[i]) << name << " threads " << threads << " "
-                                               << positions()[i].fen();
+                                               << sample_positions()[i].fen();
         EXPECT_EQ(s.result.depth, 4);
         preemptions += s.preemptions;
         ++searched;
@@ -213,11 +199,9 @@ TEST(SimSlicing, SplitBackendsThreadTimeStillAddsUp) {
   int checked = 0;
   for (const std::string name : {"pvsplit", "ybwc", "dts"}) {
     const int threads = 5;
-    auto b = sliced_backend(name, threads);
-    SearchOptions o;
-    o.limits.depth = 7;
+    auto b = sim_backend(name, threads);
     const test::Simulated s =
-        test::simulate(*b, positions()[1], o, threads, 1, 64, sliced_costs(), 2);
+        test::simulate(*b, sample_positions()[1], sim_depth(7), threads, 1, 64, sliced_costs(), 2);
     const SearchStats& st = s.result.stats;
     const double parts = st.search_seconds + st.idle_seconds + st.lock_seconds + st.copy_seconds;
     EXPECT_NEAR(parts, st.span_seconds, 1e-9 * threads) << name;
@@ -234,11 +218,9 @@ TEST(SimSlicing, SameSeedSameCountsAndTimes) {
   for (const std::string name : {"lazysmp", "ybwc", "abdada"}) {
     std::vector<double> a, b;
     for (std::vector<double>* out : {&a, &b}) {
-      auto backend = sliced_backend(name, 6);
-      SearchOptions o;
-      o.limits.depth = 6;
+      auto backend = sim_backend(name, 6);
       const test::Simulated s =
-          test::simulate(*backend, positions()[0], o, 6, 3, 64, sliced_costs(), 2);
+          test::simulate(*backend, sample_positions()[0], sim_depth(6), 6, 3, 64, sliced_costs(), 2);
       *out = {double(s.result.stats.nodes), double(s.preemptions), s.core_wait, s.seconds,
               double(s.result.score), s.result.stats.search_seconds, s.result.stats.idle_seconds};
     }

@@ -34,39 +34,10 @@ namespace {
 using test::Simulated;
 using test::simulate;
 
-// The backends the simulated machine runs at several threads (not those
-// whose helpers are processes).
-std::vector<std::string> simulable_backends() {
-  std::vector<std::string> out;
-  for (const BackendInfo& b : backends())
-    if (b.simulable) out.emplace_back(b.name);
-  return out;
-}
-
-std::unique_ptr<Backend> sim_backend(const std::string& name, int threads, const std::string& scheme = "") {
-  BackendConfig c;
-  c.threads = threads;
-  c.hash_mib = 1;
-  c.hash = scheme.empty() ? std::string(find_backend(name).default_hash) : scheme;
-  c.set("task_depth", 3);  // jamboree: reach its tasks at these depths
-  if (threads == 1) c.set("ranks", 1);  // mpi-lazy: one thread in all
-  return make_backend(name, c);
-}
-
-SearchOptions sim_depth(Depth d) {
-  SearchOptions o;
-  o.limits.depth = d;
-  return o;
-}
-
-const std::vector<Position>& sample_positions() {
-  static const std::vector<Position> ps = [] {
-    std::vector<Position> v = test::contract_positions(2);
-    v.erase(v.begin() + 2, v.end() - 2);  // two openings, two random positions
-    return v;
-  }();
-  return ps;
-}
+using test::sample_positions;
+using test::sim_backend;
+using test::sim_depth;
+using test::simulable_backends;
 
 TEST(SimMachine, OneThreadChangesNothingForEveryBackend) {
   int compared = 0;

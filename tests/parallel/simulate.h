@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "parallel/backend.h"
 #include "parallel/sim/machine.h"
+#include "tests/parallel/exact_grid.h"
 
 namespace xq::test {
 
@@ -35,6 +39,42 @@ inline Simulated simulate(Backend& b, const Position& pos, const SearchOptions& 
   out.core_wait = sim::seconds(m.core_wait());
   m.end();
   return out;
+}
+
+// The backends the simulated machine runs at several threads (not those
+// whose helpers are processes).
+inline std::vector<std::string> simulable_backends() {
+  std::vector<std::string> out;
+  for (const BackendInfo& b : backends())
+    if (b.simulable) out.emplace_back(b.name);
+  return out;
+}
+
+inline std::unique_ptr<Backend> sim_backend(const std::string& name, int threads,
+                                            const std::string& scheme = "") {
+  BackendConfig c;
+  c.threads = threads;
+  c.hash_mib = 1;
+  c.hash = scheme.empty() ? std::string(find_backend(name).default_hash) : scheme;
+  c.set("task_depth", 3);  // jamboree: reach its tasks at these depths
+  if (threads == 1) c.set("ranks", 1);  // mpi-lazy: one thread in all
+  return make_backend(name, c);
+}
+
+inline SearchOptions sim_depth(Depth d) {
+  SearchOptions o;
+  o.limits.depth = d;
+  return o;
+}
+
+// Two openings and two random positions of the contract suite.
+inline const std::vector<Position>& sample_positions() {
+  static const std::vector<Position> ps = [] {
+    std::vector<Position> v = contract_positions(2);
+    v.erase(v.begin() + 2, v.end() - 2);
+    return v;
+  }();
+  return ps;
 }
 
 }  // namespace xq::test
