@@ -35,6 +35,14 @@ double per_call_ns(int batches, int n, Fn&& fn) {
 
 sim::Time ps(double ns) { return sim::Time(std::llround(ns * 1000.0)); }
 
+// Puts the calling thread on core `cpu` alone; false if it cannot.
+bool pin_to_cpu(int cpu) {
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpu, &one);
+  return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
 // The operating system's time slice: three busy threads on one core, each
 // noting when another of them ran since its last look (a run ended); the
 // median run, in ns. 0 when the threads cannot be put on one core.
@@ -49,10 +57,7 @@ double measure_slice_ns(double seconds) {
   std::vector<std::thread> threads;
   for (int i = 0; i < 3; ++i)
     threads.emplace_back([&, i] {
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(cpu, &one);
-      if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) {
+      if (!pin_to_cpu(cpu)) {
         pinned_all.store(false);
         return;
       }
@@ -82,23 +87,17 @@ double measure_slice_ns(double seconds) {
 double wake_lateness_ns(int busy) {
   const int cpu = sched_getcpu();
   if (cpu < 0) return -1;
-  const auto pin = [cpu] {
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
-  };
   std::atomic<bool> stop{false}, pinned{true};
   std::vector<std::thread> load;
   for (int i = 0; i < busy; ++i)
     load.emplace_back([&] {
-      if (!pin()) pinned.store(false);
+      if (!pin_to_cpu(cpu)) pinned.store(false);
       while (!stop.load(std::memory_order_relaxed)) {
       }
     });
   std::vector<double> late;
   std::thread sleeper([&] {
-    if (!pin()) pinned.store(false);
+    if (!pin_to_cpu(cpu)) pinned.store(false);
     const std::chrono::microseconds nap(50), work(20);
     for (int i = 0; i < 300; ++i) {
       const Clock::time_point t0 = Clock::now();
