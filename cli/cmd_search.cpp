@@ -1,6 +1,7 @@
 // xqlab search: one search of one position by one backend with one hash
 // scheme, reporting every completed iteration and the final result (plain
 // text, or one JSON object with --json).
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -108,17 +109,17 @@ int run(const SearchArgs& a) {
   Observer silent;
   Observer& observer = a.json ? static_cast<Observer&>(silent) : printer;
   SearchResult r;
+  lab::timing::SimulatedSearch simulated;
+  const int threads = engine->simulated_threads();
   if (sim) {
     if (!a.json) std::printf("%s\n", lab::timing::sim_banner(*sim, 1).c_str());
-    sim::Machine m(sim->costs, sim->quantum, sim->seed, engine->simulated_threads(), sim->cores);
-    if (timeline) m.record_timeline();
-    m.begin();
-    r = engine->search(pos, opt, observer);
-    r.seconds = m.now_seconds();
-    m.end();
+    simulated = lab::timing::simulate_search(*engine, pos, opt, *sim, sim->seed, threads,
+                                             &observer, bool(timeline));
+    r = simulated.result;
+    r.seconds = simulated.seconds;
     if (timeline) {
       std::fprintf(timeline.get(), "virtual_us,thread,event,nodes,next\n");
-      for (const sim::TimelineEvent& e : m.timeline())
+      for (const sim::TimelineEvent& e : simulated.timeline)
         std::fprintf(timeline.get(), "%.3f,%d,%s,%llu,%d\n", double(e.at) / 1e6, e.thread,
                      sim::to_string(e.what), static_cast<unsigned long long>(e.nodes), e.next);
       if (std::fflush(timeline.get()) != 0)
@@ -129,12 +130,19 @@ int run(const SearchArgs& a) {
   }
   if (!a.json) {
     print_text(r, a.backend.backend, engine->config());
+    if (sim && sim->cores > 0 && sim->cores < threads)
+      std::printf("SIMULATED time slicing: %llu preemptions, %llu yields of idle threads, "
+                  "%.1f %% of the threads' time waiting for a core\n",
+                  static_cast<unsigned long long>(simulated.preemptions),
+                  static_cast<unsigned long long>(simulated.yields),
+                  100.0 * simulated.core_wait_seconds / std::max(1e-12, simulated.seconds * threads));
     return 0;
   }
   Json j{{"fen", pos.fen()}};
   if (sim) {
     j["mode"] = "simulated";
     j["simulation"] = lab::timing::sim_settings_json(*sim, 1);
+    j["simulation"]["counts"] = lab::timing::simulated_counts_json(simulated, *sim, threads);
   }
   j.update(Json(r));
   j.update(lab::records::backend_json(a.backend.backend, engine->config()));

@@ -203,14 +203,16 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
           r.run = run;
           r.position = int(p);
           if (s.sim) {
-            // Virtual time: every logical thread had its processor throughout.
+            // Virtual time: every logical thread had a processor throughout
+            // but for the time it waited for one (time slicing), as the
+            // real runs' CPU time counts.
             const std::uint64_t seed = s.sim->seed == 0 ? 0 : s.sim->seed + std::uint64_t(run);
             SimulatedSearch sim =
                 simulate_search(*backend, suite[p].pos, options, *s.sim, seed,
                                 backend->simulated_threads());
             r.result = std::move(sim.result);
             r.seconds = sim.seconds;
-            r.cpu_seconds = sim.seconds * c.threads * ranks_of(s, c);
+            r.cpu_seconds = sim.seconds * c.threads * ranks_of(s, c) - sim.core_wait_seconds;
           } else {
             r.load_average = load_average_now();
             const double cpu0 = process_cpu_seconds();

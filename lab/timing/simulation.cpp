@@ -169,8 +169,9 @@ std::string sim_banner(const SimSettings& s, int runs) {
 
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
                                 const SimSettings& s, std::uint64_t seed, int threads,
-                                Observer* observer) {
+                                Observer* observer, bool timeline) {
   sim::Machine m(s.costs, s.quantum, seed, threads, s.cores);
+  if (timeline) m.record_timeline();
   m.begin();
   struct End {
     sim::Machine& m;
@@ -187,8 +188,23 @@ SimulatedSearch simulate_search(Backend& backend, const Position& pos, const Sea
   out.seconds = m.now_seconds();
   out.switches = m.switches();
   out.preemptions = m.preemptions();
+  out.yields = m.yields();
   out.core_wait_seconds = sim::seconds(m.core_wait());
+  if (timeline) out.timeline = m.timeline();
   return out;
+}
+
+Json simulated_counts_json(const SimulatedSearch& r, const SimSettings& s, int threads) {
+  Json j{{"switches", r.switches}};
+  if (s.cores > 0 && s.cores < threads) {
+    j["preemptions"] = r.preemptions;
+    j["yields"] = r.yields;
+    j["core_wait_seconds"] = r.core_wait_seconds;
+    // Of the threads' time (threads x the search's), the part spent ready
+    // but without a core.
+    j["core_wait_share"] = r.seconds > 0 ? r.core_wait_seconds / (r.seconds * threads) : 0.0;
+  }
+  return j;
 }
 
 }  // namespace xq::lab::timing

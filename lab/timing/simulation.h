@@ -55,16 +55,23 @@ std::string sim_banner(const SimSettings& s, int runs);
 // call to return), and the processor hand-overs it made. `observer` (may be
 // null) hears the iterations, on the caller's logical thread.
 // With time slicing (settings' cores below the thread count) also the
-// threads taken off a core and the virtual seconds threads waited for one.
+// threads taken off a core, the idle threads' yields of theirs, and the
+// virtual seconds threads waited for one. `timeline`: record every
+// hand-over (Machine::record_timeline).
 struct SimulatedSearch {
   SearchResult result;
   double seconds = 0;
   std::uint64_t switches = 0;
   std::uint64_t preemptions = 0;
+  std::uint64_t yields = 0;
   double core_wait_seconds = 0;
+  std::vector<sim::TimelineEvent> timeline;
 };
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
                                 const SimSettings& s, std::uint64_t seed, int threads,
-                                Observer* observer = nullptr);
+                                Observer* observer = nullptr, bool timeline = false);
+// The machine's counts of one simulated search, for a search's JSON:
+// hand-overs, and with time slicing preemptions, yields and core-wait.
+Json simulated_counts_json(const SimulatedSearch& r, const SimSettings& s, int threads);
 
 }  // namespace xq::lab::timing

@@ -33,13 +33,18 @@
 // preemption: Linux here wakes a sleeper beside a busy thread in 0.08 ms,
 // as on an idle core). The time it waits passes on its clock as it does on
 // a real one, so a search's time shares count it where the real runs do.
+// An idle thread there waits as the real back-off does (kIdleSpins,
+// kIdleYields): it polls on its core, then yields it to a thread waiting
+// for one (it stays runnable, behind the threads that wait, and looks again
+// when a core comes back to it: a slice later, beside a busy thread), and
+// only then sleeps -- a split pool's helper on a timer, deaf to new work, as
+// its 50 us naps are; a task pool's worker until work is posted.
 //
 // What it cannot model (and the real lab can): caches and memory bandwidth,
 // contention for a lock between two threads inside one quantum (a lock is
-// never contended, each acquisition costs `lock`), torn table entries, a
-// scheduler's wake-up preemption and fairness credits (the ready queue is
-// plain first come, first served). Its figures are SIMULATED and are never
-// mixed with measured ones.
+// never contended, each acquisition costs `lock`), torn table entries, and
+// a scheduler's per-core run queues (one queue serves every virtual core).
+// Its figures are SIMULATED and are never mixed with measured ones.
 #pragma once
 
 #include <atomic>
@@ -56,6 +61,12 @@ namespace xq::sim {
 using Time = std::int64_t;
 
 inline constexpr Time kPicosPerSecond = 1'000'000'000'000;
+
+// An idle thread's back-off (parallel/split/common.h): its first looks for
+// work spin, the looks after kIdleSpins yield the core, and from kIdleYields
+// on it sleeps between looks.
+inline constexpr int kIdleSpins = 64;
+inline constexpr int kIdleYields = 1024;
 inline double seconds(Time t) { return double(t) / double(kPicosPerSecond); }
 
 // The costs of a machine, in picoseconds (a profile, lab/timing/sim_profile.h).
@@ -95,7 +106,7 @@ enum class Cost : std::uint8_t { Publish, Join, Lock, Wake, Fork, Barrier, IdleP
 // count at a quantum (0 elsewhere) and `next` the thread that ran after it
 // (-1: none, it kept running).
 struct TimelineEvent {
-  enum class What : std::uint8_t { Quantum, Idle, Wait, Spawned, Left, Woke, Preempted };
+  enum class What : std::uint8_t { Quantum, Idle, Wait, Spawned, Left, Woke, Preempted, Yielded };
   Time at = 0;
   int thread = 0;
   What what = What::Quantum;
@@ -138,8 +149,12 @@ class Machine final : public Clock {
   void wait_range(int first, int last);
   // Adds `cost` to the holder's clock.
   void charge(Cost cost);
-  // An idle thread found no work: it sleeps until a signal or its timeout.
-  void idle_wait();
+  // An idle thread found no work at its `polls`-th look since it last had
+  // some. A core for every thread: it sleeps until a signal or its timeout
+  // (whatever `polls`). Time slicing: it spins (looks again on its core),
+  // yields its core, or sleeps, by `polls` as the real back-off does; its
+  // sleep ends at the timeout only unless `wake_on_signal`.
+  void idle_wait(int polls = kIdleYields, bool wake_on_signal = true);
   // Work appeared (or the search ended): every sleeping thread wakes at the
   // holder's time (or its own, if later).
   void signal();
@@ -177,6 +192,8 @@ class Machine final : public Clock {
   // threads spent ready but waiting for a core (summed over threads).
   int cores() const { return int(cores_.size()); }
   std::uint64_t preemptions() const { return preemptions_; }
+  // Time slicing: idle threads that gave their core to a waiting thread.
+  std::uint64_t yields() const { return yields_; }
   Time core_wait() const { return core_wait_; }
   // Records every hand-over, sleep, wake, spawn and exit from now on
   // (debugging a backend at many threads: which thread ran when, and where
@@ -199,6 +216,7 @@ class Machine final : public Clock {
     Time ran = 0;             // time slicing: virtual time it held a core
     Time since = 0;           // ... its current hold began
     bool woken = false;       // Ready after a sleep, a wait or a spawn
+    bool deaf = false;        // Sleeping: signal() does not end its sleep
     Time wake = 0;  // Sleeping: when it wakes unless signalled earlier
     int join_first = 0, join_last = 0;  // Joining: the threads it waits for
     double speed = 1.0;
@@ -223,6 +241,9 @@ class Machine final : public Clock {
   // Time slicing: thread `id` joins the ready queue (after a sleep, a wait
   // or a spawn) at its clock.
   void enqueue(int id);
+  // Time slicing: the idle holder gives its core to a thread that waits for
+  // one, if any, and queues behind every thread waiting now.
+  void yield_core();
   // The key of a sleeper or joiner that may run (false: a joiner whose
   // threads are still attached).
   bool due_key(int id, Time& key) const;
@@ -253,6 +274,7 @@ class Machine final : public Clock {
   };
   std::vector<Core> cores_;  // empty: a core for every thread
   std::uint64_t preemptions_ = 0;
+  std::uint64_t yields_ = 0;
   Time core_wait_ = 0;
   std::uint64_t queued_ = 0;  // the ready queue's last place given
 };
@@ -265,12 +287,13 @@ inline void charge(Cost c) {
 inline void signal() {
   if (Machine* m = Machine::current()) m->signal();
 }
-// True (after sleeping in virtual time) on a simulated machine; false at
-// once otherwise, when the caller waits its own way.
-inline bool idle_wait() {
+// True (after waiting in virtual time) on a simulated machine; false at
+// once otherwise, when the caller waits its own way. `polls`: the caller's
+// looks for work since it last had some (Machine::idle_wait).
+inline bool idle_wait(int polls = kIdleYields, bool wake_on_signal = true) {
   Machine* m = Machine::current();
   if (!m) return false;
-  m->idle_wait();
+  m->idle_wait(polls, wake_on_signal);
   return true;
 }
 

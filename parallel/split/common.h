@@ -30,13 +30,14 @@ using xq::cpu_relax;
 // costs nodes, while at thread counts above the core count (or beside other
 // work) a waiter that keeps yielding takes CPU from the threads that hold the
 // work it waits for.
-// On a simulated machine the thread sleeps in virtual time instead, until a
-// signal or its timeout (parallel/sim/machine.h).
+// On a simulated machine the thread waits in virtual time instead
+// (parallel/sim/machine.h: with time slicing, in the same three phases).
 inline void back_off(int& spins) {
-  if (sim::idle_wait()) return;
-  if (++spins < 64) {
+  if (spins < sim::kIdleYields) ++spins;
+  if (sim::idle_wait(spins, false)) return;  // its naps end on their timer
+  if (spins < sim::kIdleSpins) {
     cpu_relax();
-  } else if (spins < 1024) {
+  } else if (spins < sim::kIdleYields) {
     std::this_thread::yield();
   } else {
     std::this_thread::sleep_for(std::chrono::microseconds(50));

@@ -236,13 +236,19 @@ void Executor::run_simulated(const std::function<void()>& root) {
   root();
 }
 
+// An idle worker's looks for work count as the split pools' back-off does
+// (sim::kIdleSpins, kIdleYields): oneTBB's workers also spin, then yield,
+// then sleep -- until work is posted, not on a timer.
 void Executor::serve_simulated(int slot) {
+  int polls = 0;
   while (!sim_done_.load(std::memory_order_relaxed)) {
     SimTask t;
-    if (take_simulated(slot, t))
+    if (take_simulated(slot, t)) {
       run_simulated_task(slot, t);
-    else
-      sim::idle_wait();
+      polls = 0;
+    } else {
+      sim::idle_wait(polls = std::min(polls + 1, sim::kIdleYields));
+    }
   }
 }
 
@@ -293,16 +299,19 @@ void Executor::simulated_group(int n, const Body& body, std::atomic<bool>& cut) 
     for (int i = n - 1; i >= 0; --i) own.push_back({&g, i});
   }
   sim::signal();
+  int polls = 0;
   while (true) {
     {
       std::lock_guard lock(sim_lock_);
       if (g.pending == 0) break;
     }
     SimTask t;
-    if (take_simulated(self, t))
+    if (take_simulated(self, t)) {
       run_simulated_task(self, t);
-    else
-      sim::idle_wait();
+      polls = 0;
+    } else {
+      sim::idle_wait(polls = std::min(polls + 1, sim::kIdleYields));
+    }
   }
   if (g.error) std::rethrow_exception(g.error);
 }

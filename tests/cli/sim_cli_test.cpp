@@ -169,6 +169,34 @@ TEST(CliSim, SimCoresTimeSlicesAndSaysSo) {
   EXPECT_TRUE(jf["note"].is_null());
   EXPECT_NE(text.out.find("threads time-sliced on 2 cores (slice 0.02 ms)"), std::string::npos)
       << text.out;
+  // The CPU the threads got, as the real runs count it: lazysmp's four
+  // threads never sleep, so on two cores they had a core about half the
+  // time, and all the time with a core each.
+  const double sliced_cpu = js["results"][1]["cpu_share"].get<double>();
+  EXPECT_GT(sliced_cpu, 0.45);
+  EXPECT_LT(sliced_cpu, 0.55);
+  EXPECT_DOUBLE_EQ(jf["results"][1]["cpu_share"].get<double>(), 1.0);
+  // One search's JSON counts the slicing: preemptions, idle threads'
+  // yields, the share of thread time spent waiting for a core.
+  const std::vector<std::string> search = {"search",  "--fen",     "startpos", "--simulate",
+                                           "--backend", "ybwc",    "--threads", "4",
+                                           "--depth", "5",         "--sim-cost", "slice=20us"};
+  const XqlabRun one = run_xqlab(with(search, {"--sim-cores", "2", "--json"}));
+  const XqlabRun one_full = run_xqlab(with(search, {"--json"}));
+  const XqlabRun one_text = run_xqlab(with(search, {"--sim-cores", "2"}));
+  ASSERT_EQ(one.status, 0) << one.err;
+  ASSERT_EQ(one_full.status, 0) << one_full.err;
+  ASSERT_EQ(one_text.status, 0) << one_text.err;
+  const nlohmann::json c = one.json()["simulation"]["counts"];
+  EXPECT_GT(c["switches"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(c["preemptions"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(c["yields"].get<std::uint64_t>(), 0u) << "ybwc's idle helpers yield their cores";
+  EXPECT_GT(c["core_wait_share"].get<double>(), 0.1);
+  EXPECT_LT(c["core_wait_share"].get<double>(), 0.75);
+  const nlohmann::json cf = one_full.json()["simulation"]["counts"];
+  EXPECT_GT(cf["switches"].get<std::uint64_t>(), 0u);
+  EXPECT_FALSE(cf.contains("preemptions")) << cf;
+  EXPECT_NE(one_text.out.find("SIMULATED time slicing: "), std::string::npos) << one_text.out;
 }
 
 TEST(CliSim, BadSimulationOptionsEndWithOneLine) {

@@ -7,6 +7,8 @@
 //  * a thread that sleeps gives its core away, and one that wakes, less
 //    served than the running thread, takes the core at its next quantum
 //    (wake-up preemption), not at its slice's end;
+//  * an idle thread spins, then yields its core for a slice at each look,
+//    then sleeps (on its timer, or until a signal), as the real back-off;
 //  * a core for every thread changes nothing;
 //  * in exact mode every simulable backend returns the serial value at 4 and
 //    8 logical threads on 2 cores, and is taken off its cores on the way;
@@ -154,6 +156,99 @@ TEST(SimSlicing, ASleeperGivesItsCoreAwayAndTakesItBackWhenItWakes) {
   // Thread 0 lost only the time thread 1 held the core (none: it slept at
   // once) and ran its 100 quanta end to end.
   EXPECT_EQ(finished, 100 * kQuantumTime);
+}
+
+// An idle thread beside a busy one on one core, as the real back-off: its
+// first looks spin on the core, the next ones each give the core to the
+// busy thread (which keeps it for a whole slice: a yielder is not a woken
+// sleeper and takes no core early), and then it sleeps.
+TEST(SimSlicing, AnIdleThreadSpinsThenYieldsItsCoreForASliceThenSleeps) {
+  const sim::Time slice = 10 * kQuantumTime;
+  sim::Costs costs = busy_costs(slice);
+  costs.idle_poll = kQuantumTime / 4;
+  const int yields = 5, busy_quanta = 200;
+  sim::Machine m(costs, kQuantum, 0, 2, 1);
+  std::vector<sim::Time> looks;  // thread 1's clock after each look, polls 1..
+  sim::Time finished = 0;
+  m.begin();
+  m.spawn(1, 0);
+  std::thread t([&] {
+    m.attach(1);
+    for (int polls = 1; polls < sim::kIdleYields; ++polls) {
+      m.idle_wait(polls, false);
+      looks.push_back(m.now());
+      if (polls == sim::kIdleSpins - 1 + yields) break;
+    }
+    m.detach();
+  });
+  auto w = std::make_unique<Worker>();
+  w->next_time_check = kQuantum;
+  for (int q = 0; q < busy_quanta; ++q) {
+    w->stats.nodes += kQuantum;
+    m.at_quantum(*w);
+  }
+  finished = m.now();
+  m.wait_others();
+  m.end();
+  t.join();
+  ASSERT_EQ(looks.size(), std::size_t(sim::kIdleSpins - 1 + yields));
+  // Thread 1 first ran at thread 0's first slice end; its spins then follow
+  // each other on the core, one poll apart.
+  EXPECT_EQ(looks[0], slice + costs.idle_poll);
+  for (int i = 1; i < sim::kIdleSpins - 1; ++i)
+    EXPECT_EQ(looks[std::size_t(i)] - looks[std::size_t(i) - 1], costs.idle_poll) << "spin " << i;
+  // Each yield gave the core to thread 0 for a whole slice (to the first
+  // quantum past it), and the next look came after it.
+  for (int i = sim::kIdleSpins - 1; i < int(looks.size()); ++i) {
+    const sim::Time gap = looks[std::size_t(i)] - looks[std::size_t(i) - 1];
+    EXPECT_GE(gap, slice) << "look " << i + 1;
+    EXPECT_LE(gap, slice + kQuantumTime + costs.idle_poll) << "look " << i + 1;
+  }
+  EXPECT_EQ(m.yields(), std::uint64_t(yields));
+  // Thread 0 lost only the time thread 1 held the core.
+  const sim::Time held = (sim::kIdleSpins - 1 + yields) * costs.idle_poll;
+  EXPECT_GE(finished, busy_quanta * kQuantumTime + held);
+  EXPECT_LE(finished, busy_quanta * kQuantumTime + held + (yields + 1) * kQuantumTime);
+}
+
+// Past its yields an idle thread sleeps: a split pool's helper on its timer
+// (wake_on_signal false: work published meanwhile does not wake it), a task
+// pool's worker until work is posted.
+TEST(SimSlicing, AnIdleSleeperWakesOnItsTimerOrOnASignal) {
+  const sim::Time slice = 10 * kQuantumTime;
+  sim::Costs costs = busy_costs(slice);
+  costs.idle_poll = 0;
+  costs.idle_timeout = 30 * kQuantumTime;
+  int checked = 0;
+  for (const bool on_signal : {false, true}) {
+    sim::Machine m(costs, kQuantum, 0, 2, 1);
+    sim::Time slept = -1, woke = -1;
+    m.begin();
+    m.spawn(1, 0);
+    std::thread t([&] {
+      m.attach(1);
+      slept = m.now();
+      m.idle_wait(sim::kIdleYields, on_signal);
+      woke = m.now();
+      m.detach();
+    });
+    auto w = std::make_unique<Worker>();
+    w->next_time_check = kQuantum;
+    for (int q = 0; q < 100; ++q) {
+      w->stats.nodes += kQuantum;
+      m.at_quantum(*w);
+      if (q == 14) m.signal();  // thread 1 is asleep since thread 0's first slice end
+    }
+    m.wait_others();
+    m.end();
+    t.join();
+    EXPECT_EQ(slept, slice) << on_signal;
+    // Woken by the signal at 15 quanta (it took the core at thread 0's next
+    // quantum: wake-up preemption), or by its timer at a quantum's end.
+    EXPECT_EQ(woke, on_signal ? 16 * kQuantumTime : slice + costs.idle_timeout) << on_signal;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
 }
 
 // A slice of 20 us (70 nodes at the built-in cost): short enough that
