@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -122,30 +123,43 @@ TEST(SimSlicing, ACoreForEveryThreadChangesNothing) {
   }
 }
 
-TEST(SimSlicing, ASleeperGivesItsCoreAwayAndTakesItBackWhenItWakes) {
-  const sim::Time slice = 10 * kQuantumTime, nap = 35 * kQuantumTime + 7;
-  sim::Machine m(busy_costs(slice), kQuantum, 0, 2, 1);
-  sim::Time woke = 0, finished = 0;
+// On machine m (2 logical threads), thread 1 runs `other` while thread 0,
+// the caller, searches `quanta` quanta of interior nodes, calling
+// `after(q)` after its quantum q; returns thread 0's clock after its last
+// quantum. Thread 0 runs first (it holds the token).
+sim::Time beside_busy(sim::Machine& m, int quanta, const std::function<void()>& other,
+                      const std::function<void(int)>& after = {}) {
   m.begin();
   m.spawn(1, 0);
   std::thread t([&] {
     m.attach(1);
-    m.sleep_until(m.now() + nap);
-    woke = m.now();
+    other();
     m.detach();
   });
   auto w = std::make_unique<Worker>();
   w->next_time_check = kQuantum;
-  // Thread 0 runs first (it holds the token); thread 1 gets the core at
-  // thread 0's first slice end, goes to sleep at once, and thread 0 runs on.
-  for (int q = 0; q < 100; ++q) {
+  for (int q = 0; q < quanta; ++q) {
     w->stats.nodes += kQuantum;
     m.at_quantum(*w);
+    if (after) after(q);
   }
-  finished = m.now();
+  const sim::Time finished = m.now();
   m.wait_others();
   m.end();
   t.join();
+  return finished;
+}
+
+TEST(SimSlicing, ASleeperGivesItsCoreAwayAndTakesItBackWhenItWakes) {
+  const sim::Time slice = 10 * kQuantumTime, nap = 35 * kQuantumTime + 7;
+  sim::Machine m(busy_costs(slice), kQuantum, 0, 2, 1);
+  sim::Time woke = 0;
+  // Thread 1 gets the core at thread 0's first slice end, goes to sleep at
+  // once, and thread 0 runs on.
+  const sim::Time finished = beside_busy(m, 100, [&] {
+    m.sleep_until(m.now() + nap);
+    woke = m.now();
+  });
   // Thread 1 first ran at thread 0's slice end (10 quanta) and slept from
   // then until `nap` later; less served than thread 0, it took the core at
   // thread 0's first quantum after that, not at the end of its slice.
@@ -169,28 +183,12 @@ TEST(SimSlicing, AnIdleThreadSpinsThenYieldsItsCoreForASliceThenSleeps) {
   const int yields = 5, busy_quanta = 200;
   sim::Machine m(costs, kQuantum, 0, 2, 1);
   std::vector<sim::Time> looks;  // thread 1's clock after each look, polls 1..
-  sim::Time finished = 0;
-  m.begin();
-  m.spawn(1, 0);
-  std::thread t([&] {
-    m.attach(1);
-    for (int polls = 1; polls < sim::kIdleYields; ++polls) {
+  const sim::Time finished = beside_busy(m, busy_quanta, [&] {
+    for (int polls = 1; polls <= sim::kIdleSpins - 1 + yields; ++polls) {
       m.idle_wait(polls, false);
       looks.push_back(m.now());
-      if (polls == sim::kIdleSpins - 1 + yields) break;
     }
-    m.detach();
   });
-  auto w = std::make_unique<Worker>();
-  w->next_time_check = kQuantum;
-  for (int q = 0; q < busy_quanta; ++q) {
-    w->stats.nodes += kQuantum;
-    m.at_quantum(*w);
-  }
-  finished = m.now();
-  m.wait_others();
-  m.end();
-  t.join();
   ASSERT_EQ(looks.size(), std::size_t(sim::kIdleSpins - 1 + yields));
   // Thread 1 first ran at thread 0's first slice end; its spins then follow
   // each other on the core, one poll apart.
@@ -223,25 +221,16 @@ TEST(SimSlicing, AnIdleSleeperWakesOnItsTimerOrOnASignal) {
   for (const bool on_signal : {false, true}) {
     sim::Machine m(costs, kQuantum, 0, 2, 1);
     sim::Time slept = -1, woke = -1;
-    m.begin();
-    m.spawn(1, 0);
-    std::thread t([&] {
-      m.attach(1);
-      slept = m.now();
-      m.idle_wait(sim::kIdleYields, on_signal);
-      woke = m.now();
-      m.detach();
-    });
-    auto w = std::make_unique<Worker>();
-    w->next_time_check = kQuantum;
-    for (int q = 0; q < 100; ++q) {
-      w->stats.nodes += kQuantum;
-      m.at_quantum(*w);
-      if (q == 14) m.signal();  // thread 1 is asleep since thread 0's first slice end
-    }
-    m.wait_others();
-    m.end();
-    t.join();
+    beside_busy(
+        m, 100,
+        [&] {
+          slept = m.now();
+          m.idle_wait(sim::kIdleYields, on_signal);
+          woke = m.now();
+        },
+        [&](int q) {
+          if (q == 14) m.signal();  // thread 1 is asleep since thread 0's first slice end
+        });
     EXPECT_EQ(slept, slice) << on_signal;
     // Woken by the signal at 15 quanta (it took the core at thread 0's next
     // quantum: wake-up preemption), or by its timer at a quantum's end.
