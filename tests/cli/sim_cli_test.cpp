@@ -9,6 +9,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "tests/support/files.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -16,18 +17,13 @@ namespace {
 using xq::test::run_xqlab;
 using xq::test::XqlabRun;
 
-std::string temp(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_sim_" + std::to_string(::getpid()) + "_" + name;
-}
+using xq::test::with;
+
+std::string temp(const std::string& name) { return xq::test::temp_path("sim", name); }
 
 const std::vector<std::string> kLab = {"lab", "--simulate", "--backends", "ybwc,lazysmp,pvsplit",
                                        "--threads", "2,8", "--depth", "4", "--runs", "2",
                                        "--quiet"};
-
-std::vector<std::string> with(std::vector<std::string> v, const std::vector<std::string>& more) {
-  v.insert(v.end(), more.begin(), more.end());
-  return v;
-}
 
 TEST(CliSim, SameCommandSameJsonBytesButTheMeta) {
   const XqlabRun a = run_xqlab(with(kLab, {"--json"}));

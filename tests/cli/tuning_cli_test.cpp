@@ -10,14 +10,13 @@
 #include <string>
 
 #include "search/tunables.h"
+#include "tests/support/files.h"
 #include "tests/support/run_xqlab.h"
 
 namespace xq::test {
 namespace {
 
-std::string temp(const std::string& name) {
-  return ::testing::TempDir() + "xqlab_tuning_" + std::to_string(::getpid()) + "_" + name;
-}
+std::string temp(const std::string& name) { return temp_path("tuning", name); }
 
 // The run's document without what a clock measures.
 nlohmann::json without_times(nlohmann::json j) {
@@ -44,11 +43,6 @@ std::vector<Tuner> tuners() {
            {"--params", "value_rook,value_cannon,psq_pawn", "--pairs", "2", "--depth", "2",
             "--seed", "5", "--c-end", "0.1", "--r-end", "0.05"},
            "spsa"}};
-}
-
-std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
-  a.insert(a.end(), more.begin(), more.end());
-  return a;
 }
 
 TEST(TuningCliSlow, AnInterruptedRunResumesToTheUninterruptedResult) {

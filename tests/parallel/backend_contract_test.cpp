@@ -34,6 +34,7 @@
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/support/sanitizers.h"
 
 namespace xq {
 namespace {
@@ -150,21 +151,9 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
 // pair at every thread count on every fourth position (four openings, two
 // random positions) -- the sanitizer looks for memory errors in each pair's
 // code; the values on all 24 are checked by the uninstrumented test run.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitized = true;
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-#else
-constexpr bool kAddressSanitized = false;
-#endif
-
 std::vector<Position> backend_grid_positions() {
   std::vector<Position> all = contract_positions(8);
-  if (!kAddressSanitized) return all;
+  if (!test::kAddressSanitized) return all;
   std::vector<Position> every_fourth;
   for (std::size_t i = 0; i < all.size(); i += 4) every_fourth.push_back(all[i]);
   return every_fourth;
@@ -174,7 +163,7 @@ class BackendExact : public ::testing::TestWithParam<Pair> {};
 
 TEST_P(BackendExact, EqualsSerialAlphaBetaAtDepth4On24Positions) {
   static const std::vector<Position> ps = backend_grid_positions();
-  ASSERT_EQ(ps.size(), kAddressSanitized ? 6u : 24u);
+  ASSERT_EQ(ps.size(), test::kAddressSanitized ? 6u : 24u);
   expect_exact(GetParam(), ps, 4, {1, 2, 3, 4});
 }
 

@@ -19,6 +19,7 @@
 #include "parallel/split/dts_policy.h"
 #include "parallel/params.h"
 #include "tests/support/positions.h"
+#include "tests/support/sanitizers.h"
 
 namespace xq::dts {
 namespace {
@@ -164,17 +165,7 @@ TEST(DtsParams, SetByNameAndRejectBadValues) {
 
 // Under ThreadSanitizer a search runs some 20 times slower (and helpers,
 // slowed too, join more): fewer positions keep the test to a few seconds.
-#if defined(__SANITIZE_THREAD__)
-constexpr std::size_t kStressPositions = 2;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr std::size_t kStressPositions = 2;
-#else
-constexpr std::size_t kStressPositions = 3;
-#endif
-#else
-constexpr std::size_t kStressPositions = 3;
-#endif
+constexpr std::size_t kStressPositions = test::kThreadSanitized ? 2 : 3;
 
 std::vector<Position> stress_positions() {
   std::vector<Position> out = {Position()};

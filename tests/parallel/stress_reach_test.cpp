@@ -23,6 +23,7 @@
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
 #include "tests/support/positions.h"
+#include "tests/support/sanitizers.h"
 
 namespace xq {
 namespace {
@@ -37,17 +38,7 @@ int stress_scale() {
 // few per cent): fewer positions reach the bounds there. Without it the
 // positions are cheap, and more of them keep a busy machine, whose
 // descheduled helpers join less, above the bounds.
-#if defined(__SANITIZE_THREAD__)
-constexpr int kRandomPositions = 2;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr int kRandomPositions = 2;
-#else
-constexpr int kRandomPositions = 6;
-#endif
-#else
-constexpr int kRandomPositions = 6;
-#endif
+constexpr int kRandomPositions = test::kThreadSanitized ? 2 : 6;
 
 // The start position and positions after random playouts of 10-30 plies.
 std::vector<Position> reach_positions(int randoms) {

@@ -51,6 +51,13 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
+// A command line with more arguments after it.
+inline std::vector<std::string> with(std::vector<std::string> args,
+                                     const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
 inline int count_lines(const std::string& s) {
   int n = 0;
   for (char ch : s) n += ch == '\n';
