@@ -289,8 +289,11 @@ inline void signal() {
 }
 // True (after waiting in virtual time) on a simulated machine; false at
 // once otherwise, when the caller waits its own way. `polls`: the caller's
-// looks for work since it last had some (Machine::idle_wait).
-inline bool idle_wait(int polls = kIdleYields, bool wake_on_signal = true) {
+// looks for work since it last had some (Machine::idle_wait), counted here
+// (this look included) up to kIdleYields, past which every look sleeps; the
+// caller sets it to 0 when it finds work.
+inline bool idle_wait(int& polls, bool wake_on_signal = true) {
+  if (polls < kIdleYields) ++polls;
   Machine* m = Machine::current();
   if (!m) return false;
   m->idle_wait(polls, wake_on_signal);

@@ -33,7 +33,6 @@ using xq::cpu_relax;
 // On a simulated machine the thread waits in virtual time instead
 // (parallel/sim/machine.h: with time slicing, in the same three phases).
 inline void back_off(int& spins) {
-  if (spins < sim::kIdleYields) ++spins;
   if (sim::idle_wait(spins, false)) return;  // its naps end on their timer
   if (spins < sim::kIdleSpins) {
     cpu_relax();

@@ -241,14 +241,16 @@ void Executor::run_simulated(const std::function<void()>& root) {
 // then sleep -- until work is posted, not on a timer.
 void Executor::serve_simulated(int slot) {
   int polls = 0;
-  while (!sim_done_.load(std::memory_order_relaxed)) {
-    SimTask t;
-    if (take_simulated(slot, t)) {
-      run_simulated_task(slot, t);
-      polls = 0;
-    } else {
-      sim::idle_wait(polls = std::min(polls + 1, sim::kIdleYields));
-    }
+  while (!sim_done_.load(std::memory_order_relaxed)) run_or_wait_simulated(slot, polls);
+}
+
+void Executor::run_or_wait_simulated(int slot, int& polls) {
+  SimTask t;
+  if (take_simulated(slot, t)) {
+    run_simulated_task(slot, t);
+    polls = 0;
+  } else {
+    sim::idle_wait(polls);
   }
 }
 
@@ -305,13 +307,7 @@ void Executor::simulated_group(int n, const Body& body, std::atomic<bool>& cut) 
       std::lock_guard lock(sim_lock_);
       if (g.pending == 0) break;
     }
-    SimTask t;
-    if (take_simulated(self, t)) {
-      run_simulated_task(self, t);
-      polls = 0;
-    } else {
-      sim::idle_wait(polls = std::min(polls + 1, sim::kIdleYields));
-    }
+    run_or_wait_simulated(self, polls);
   }
   if (g.error) std::rethrow_exception(g.error);
 }

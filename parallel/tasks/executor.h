@@ -78,6 +78,8 @@ class Executor {
   bool take_simulated(int slot, SimTask& out);
   void run_simulated_task(int slot, const SimTask& t);
   void serve_simulated(int slot);
+  // Runs one task if there is one (polls = 0), else waits as an idle look.
+  void run_or_wait_simulated(int slot, int& polls);
 
   const int threads_;
   struct Tbb;  // the arena and the process's TBB settings (executor.cpp)
