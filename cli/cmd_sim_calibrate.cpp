@@ -49,6 +49,7 @@ int run(const CalibrateArgs& a) {
   Json how = Json::array();
   for (const auto& l : c.lines) how.push_back(Json{{"cost", l.cost}, {"ns", l.value_ns}, {"how", l.how}});
   doc["calibration"] = how;
+  doc["jitter_how"] = c.jitter_how;
   Json checks = Json::array();
   for (const auto& l : c.checks)
     checks.push_back(Json{{"check", l.cost}, {"ns", l.value_ns}, {"how", l.how}});
@@ -64,6 +65,8 @@ int run(const CalibrateArgs& a) {
     for (const auto& l : c.lines)
       std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.1f ns  %s\n", l.cost.c_str(),
                    l.value_ns, l.how.c_str());
+    std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "jitter",
+                 c.profile.costs.jitter, c.jitter_how.c_str());
     for (const auto& l : c.checks)
       std::fprintf(a.out.empty() ? stderr : stdout, "  check %-16s %9.1f ns  %s\n", l.cost.c_str(),
                    l.value_ns, l.how.c_str());

@@ -189,6 +189,28 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
   out.lines.push_back({"node", a, how});
   out.lines.push_back({"qnode", b, how});
 
+  // Speed jitter: the spread of the positions' relative residuals.
+  if (t.size() >= 4) {
+    std::vector<double> rel;
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const double model = a * interior[k] + b * quiet[k];
+      if (model > 0) rel.push_back(t[k] / model - 1.0);
+    }
+    double m = 0, v = 0;
+    for (double r : rel) m += r;
+    m /= double(rel.size());
+    for (double r : rel) v += (r - m) * (r - m);
+    const double sd = std::sqrt(v / double(rel.size()));
+    p.costs.jitter = std::min(0.5, sd * std::sqrt(3.0));
+    std::snprintf(how, sizeof how,
+                  "the node-cost fit's relative residuals over %zu positions: sd %.4f about their "
+                  "mean %+.4f, times sqrt(3)",
+                  rel.size(), sd, m);
+    out.jitter_how = how;
+  } else {
+    out.jitter_how = "not measured (fewer than 4 positions): the built-in value";
+  }
+
   // Split copies: a worker in the middle of a search (a suite position,
   // its history and killers as a search left them).
   Worker w;

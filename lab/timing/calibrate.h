@@ -18,7 +18,15 @@
 //    point's lock to join it) and a pause;
 //  * idle_timeout: the real back-off's sleep, 50 us (a constant of the code);
 //  * slice: the operating system's time slice, the median run of three busy
-//    threads sharing one core for a second (the scheduler's tick here).
+//    threads sharing one core for a second (the scheduler's tick here);
+//  * jitter (a fraction, not a time): how far a thread's speed in nodes per
+//    second strays from the fit with the tree it searches -- the standard
+//    deviation of the positions' relative residuals about their mean, times
+//    sqrt(3) (the half-width of the uniform spread with that deviation, the
+//    simulator's per-thread factor 1 +- jitter). Two threads of a shared-table
+//    backend search different trees, so their speeds differ by about this;
+//    the residual spread of identical searches run at once (machine noise
+//    alone) is a few times smaller. Needs 4 positions; fewer keep the built-in value.
 // And, as checks of the time-slicing model's assumptions (no cost): how
 // late a thread sleeping 50 us wakes beside a busy thread on its core and
 // alone (the model lets a woken, less-served thread take the core at once:
@@ -45,6 +53,7 @@ struct Calibration {
   std::vector<CalibrationLine> lines;
   std::vector<CalibrationLine> checks;  // measured assumptions, not costs
   double fit_r2 = 0;  // of the node-cost fit
+  std::string jitter_how;  // how the profile's jitter was measured
   int positions = 0;
 };
 

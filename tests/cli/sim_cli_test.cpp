@@ -123,6 +123,13 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
                            "idle_poll", "idle_timeout", "slice"})
     EXPECT_TRUE(p["costs_ps"][cost].is_number_integer()) << cost;
   EXPECT_GT(p["costs_ps"]["node"].get<long long>(), 0);
+  // The speed jitter, measured from the node-cost fit's residuals over the
+  // suite's positions (a fraction in (0, 0.5]), and how.
+  ASSERT_TRUE(p["jitter"].is_number()) << p;
+  EXPECT_GT(p["jitter"].get<double>(), 0.0);
+  EXPECT_LE(p["jitter"].get<double>(), 0.5);
+  EXPECT_NE(p["jitter_how"].get<std::string>().find("relative residuals over"), std::string::npos)
+      << p["jitter_how"];
   // The model's checks: both wake latencies, or none where threads cannot
   // share a core.
   ASSERT_TRUE(p["checks"].is_array());
