@@ -115,6 +115,46 @@ double wake_lateness_ns(int busy) {
   return late[late.size() / 2];
 }
 
+// A thread that yields its core 300 times beside a busy thread on the same
+// core: the mean time of one yield, in ns, and the share of the yields that
+// kept it off the core for more than 1 ms (gave the core away for a slice).
+// Negative when the threads cannot be put on one core.
+struct YieldProbe {
+  double mean_ns = -1;
+  double long_share = 0;
+};
+YieldProbe yield_beside_busy() {
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return {};
+  std::atomic<bool> stop{false}, pinned{true}, busy_on{false};
+  std::thread busy([&] {
+    if (!pin_to_cpu(cpu)) pinned.store(false);
+    busy_on.store(true);
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  YieldProbe out;
+  std::thread yielder([&] {
+    if (!pin_to_cpu(cpu)) pinned.store(false);
+    while (!busy_on.load() && pinned.load()) std::this_thread::yield();
+    constexpr int kYields = 300;
+    int long_ones = 0;
+    const Clock::time_point start = Clock::now();
+    for (int i = 0; i < kYields; ++i) {
+      const Clock::time_point t0 = Clock::now();
+      std::this_thread::yield();
+      long_ones += Clock::now() - t0 > std::chrono::milliseconds(1);
+    }
+    out.mean_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count() / kYields;
+    out.long_share = double(long_ones) / kYields;
+  });
+  yielder.join();
+  stop.store(true);
+  busy.join();
+  if (!pinned.load()) return {};
+  return out;
+}
+
 }  // namespace
 
 Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth, int repeats,
@@ -275,6 +315,15 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
     out.checks.push_back({"wake_beside_busy", beside,
                           "the same beside a busy thread on the core: about the same means the OS "
                           "preempts the runner for a woken sleeper, as the simulation does"});
+  }
+  const YieldProbe y = yield_beside_busy();
+  if (y.mean_ns >= 0) {
+    std::snprintf(how, sizeof how,
+                  "mean of 300 yields beside a busy thread on one core; %.0f %% kept the yielder off "
+                  "the core for more than 1 ms (the simulation: an idle thread's yield hands the "
+                  "core to a waiting thread for its slice)",
+                  100.0 * y.long_share);
+    out.checks.push_back({"yield_beside_busy", y.mean_ns, how});
   }
   return out;
 }

@@ -30,7 +30,8 @@
 // And, as checks of the time-slicing model's assumptions (no cost): how
 // late a thread sleeping 50 us wakes beside a busy thread on its core and
 // alone (the model lets a woken, less-served thread take the core at once:
-// wake-up preemption).
+// wake-up preemption); and what a yield beside a busy thread on its core
+// costs (the model's idle threads yield their core: machine.h).
 // Every time is the median of `batches` batches.
 #pragma once
 

@@ -130,11 +130,11 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
   EXPECT_LE(p["jitter"].get<double>(), 0.5);
   EXPECT_NE(p["jitter_how"].get<std::string>().find("relative residuals over"), std::string::npos)
       << p["jitter_how"];
-  // The model's checks: both wake latencies, or none where threads cannot
-  // share a core.
+  // The model's checks: both wake latencies and the yield probe, or none
+  // where threads cannot share a core.
   ASSERT_TRUE(p["checks"].is_array());
-  EXPECT_TRUE(p["checks"].empty() || p["checks"].size() == 2u) << p["checks"];
-  for (const auto& c : p["checks"]) EXPECT_GE(c["ns"].get<double>(), 0.0) << c;
+  EXPECT_TRUE(p["checks"].empty() || p["checks"].size() == 3u) << p["checks"];
+  for (const auto& check : p["checks"]) EXPECT_GE(check["ns"].get<double>(), 0.0) << check;
   const XqlabRun r = run_xqlab({"lab", "--simulate", "--sim-profile", profile, "--sim-cost",
                                 "join=2x", "--backends", "ybwc", "--threads", "2", "--depth", "3",
                                 "--runs", "1", "--quiet", "--json"});
