@@ -81,23 +81,40 @@ double measure_slice_ns(double seconds) {
   return all[all.size() / 2];
 }
 
-// How late a thread that sleeps 50 us wakes (median over 300 sleeps, with
-// 20 us of work between them), on one core beside `busy` busy threads.
-// Negative when the threads cannot be put on one core.
-double wake_lateness_ns(int busy) {
+// Runs probe() on the calling thread's core beside `busy` threads spinning
+// there (once they all run); false when a thread could not be put on that
+// core (the probe's figures then mean nothing).
+template <class Fn>
+bool beside_busy_on_one_core(int busy, Fn&& probe) {
   const int cpu = sched_getcpu();
-  if (cpu < 0) return -1;
+  if (cpu < 0) return false;
   std::atomic<bool> stop{false}, pinned{true};
+  std::atomic<int> running{0};
   std::vector<std::thread> load;
   for (int i = 0; i < busy; ++i)
     load.emplace_back([&] {
       if (!pin_to_cpu(cpu)) pinned.store(false);
+      running.fetch_add(1);
       while (!stop.load(std::memory_order_relaxed)) {
       }
     });
-  std::vector<double> late;
-  std::thread sleeper([&] {
+  std::thread prober([&] {
     if (!pin_to_cpu(cpu)) pinned.store(false);
+    while (running.load() < busy && pinned.load()) std::this_thread::yield();
+    probe();
+  });
+  prober.join();
+  stop.store(true);
+  for (std::thread& t : load) t.join();
+  return pinned.load();
+}
+
+// How late a thread that sleeps 50 us wakes (median over 300 sleeps, with
+// 20 us of work between them), on one core beside `busy` busy threads.
+// Negative when the threads cannot be put on one core.
+double wake_lateness_ns(int busy) {
+  std::vector<double> late;
+  const bool one_core = beside_busy_on_one_core(busy, [&] {
     const std::chrono::microseconds nap(50), work(20);
     for (int i = 0; i < 300; ++i) {
       const Clock::time_point t0 = Clock::now();
@@ -107,10 +124,7 @@ double wake_lateness_ns(int busy) {
       }
     }
   });
-  sleeper.join();
-  stop.store(true);
-  for (std::thread& t : load) t.join();
-  if (!pinned.load()) return -1;
+  if (!one_core) return -1;
   std::sort(late.begin(), late.end());
   return late[late.size() / 2];
 }
@@ -124,19 +138,8 @@ struct YieldProbe {
   double long_share = 0;
 };
 YieldProbe yield_beside_busy() {
-  const int cpu = sched_getcpu();
-  if (cpu < 0) return {};
-  std::atomic<bool> stop{false}, pinned{true}, busy_on{false};
-  std::thread busy([&] {
-    if (!pin_to_cpu(cpu)) pinned.store(false);
-    busy_on.store(true);
-    while (!stop.load(std::memory_order_relaxed)) {
-    }
-  });
   YieldProbe out;
-  std::thread yielder([&] {
-    if (!pin_to_cpu(cpu)) pinned.store(false);
-    while (!busy_on.load() && pinned.load()) std::this_thread::yield();
+  const bool one_core = beside_busy_on_one_core(1, [&] {
     constexpr int kYields = 300;
     int long_ones = 0;
     const Clock::time_point start = Clock::now();
@@ -148,11 +151,7 @@ YieldProbe yield_beside_busy() {
     out.mean_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count() / kYields;
     out.long_share = double(long_ones) / kYields;
   });
-  yielder.join();
-  stop.store(true);
-  busy.join();
-  if (!pinned.load()) return {};
-  return out;
+  return one_core ? out : YieldProbe{};
 }
 
 }  // namespace
@@ -230,12 +229,12 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
   out.lines.push_back({"qnode", b, how});
 
   // Speed jitter: the spread of the positions' relative residuals.
-  if (t.size() >= 4) {
-    std::vector<double> rel;
-    for (std::size_t k = 0; k < t.size(); ++k) {
-      const double model = a * interior[k] + b * quiet[k];
-      if (model > 0) rel.push_back(t[k] / model - 1.0);
-    }
+  std::vector<double> rel;
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const double model = a * interior[k] + b * quiet[k];
+    if (model > 0) rel.push_back(t[k] / model - 1.0);
+  }
+  if (rel.size() >= 4) {
     double m = 0, v = 0;
     for (double r : rel) m += r;
     m /= double(rel.size());
@@ -248,7 +247,7 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
                   rel.size(), sd, m);
     out.jitter_how = how;
   } else {
-    out.jitter_how = "not measured (fewer than 4 positions): the built-in value";
+    out.jitter_how = "not measured (fewer than 4 positions with nodes): the built-in value";
   }
 
   // Split copies: a worker in the middle of a search (a suite position,

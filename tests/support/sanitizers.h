@@ -4,30 +4,26 @@
 // GCC defines __SANITIZE_*__; Clang answers __has_feature.
 #pragma once
 
+#if defined(__has_feature)
+#define XQ_TEST_HAS_FEATURE(x) __has_feature(x)
+#else
+#define XQ_TEST_HAS_FEATURE(x) 0
+#endif
+
 namespace xq::test {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || XQ_TEST_HAS_FEATURE(address_sanitizer)
 inline constexpr bool kAddressSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kAddressSanitized = true;
-#else
-inline constexpr bool kAddressSanitized = false;
-#endif
 #else
 inline constexpr bool kAddressSanitized = false;
 #endif
 
-#if defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_THREAD__) || XQ_TEST_HAS_FEATURE(thread_sanitizer)
 inline constexpr bool kThreadSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-inline constexpr bool kThreadSanitized = true;
-#else
-inline constexpr bool kThreadSanitized = false;
-#endif
 #else
 inline constexpr bool kThreadSanitized = false;
 #endif
 
 }  // namespace xq::test
+
+#undef XQ_TEST_HAS_FEATURE
