@@ -50,6 +50,8 @@ int run(const CalibrateArgs& a) {
   for (const auto& l : c.lines) how.push_back(Json{{"cost", l.cost}, {"ns", l.value_ns}, {"how", l.how}});
   doc["calibration"] = how;
   doc["jitter_how"] = c.jitter_how;
+  doc["thread_noise"] = c.thread_noise < 0 ? Json() : Json(c.thread_noise);
+  doc["thread_noise_how"] = c.thread_noise_how;
   Json checks = Json::array();
   for (const auto& l : c.checks)
     checks.push_back(Json{{"check", l.cost}, {"ns", l.value_ns}, {"how", l.how}});
@@ -67,6 +69,8 @@ int run(const CalibrateArgs& a) {
                    l.value_ns, l.how.c_str());
     std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "jitter",
                  c.profile.costs.jitter, c.jitter_how.c_str());
+    std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "thread_noise",
+                 c.thread_noise, c.thread_noise_how.c_str());
     for (const auto& l : c.checks)
       std::fprintf(a.out.empty() ? stderr : stdout, "  check %-16s %9.1f ns  %s\n", l.cost.c_str(),
                    l.value_ns, l.how.c_str());

@@ -214,7 +214,8 @@ void add_sim_options(CLI::App* app, SimArgs& a) {
       ->check(CLI::Range(0, 1 << 16))
       ->capture_default_str();
   app->add_option("--sim-cost", a.costs, "what-if cost, NAME=FACTORx or NAME=TIME (ps, ns, us), "
-                  "e.g. join=2x; repeatable")
+                  "e.g. join=2x, the speed jitter as a fraction (jitter=0.05) and its "
+                  "period as a time (jitter_period=100000us); repeatable")
       ->delimiter(',');
 }
 

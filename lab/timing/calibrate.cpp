@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "hashing/cpu_relax.h"
 #include "parallel/split/common.h"
 #include "parallel/thread_pool.h"
 
@@ -154,6 +155,63 @@ YieldProbe yield_beside_busy() {
   return one_core ? out : YieldProbe{};
 }
 
+// One serial search's wall time, in seconds.
+double serial_seconds(const Position& pos, Depth depth, SearchStats* stats = nullptr) {
+  BackendConfig c;
+  c.hash = "xor";
+  c.hash_mib = 16;
+  auto serial = make_backend("serial", c);
+  SearchOptions o;
+  o.limits.depth = depth;
+  Observer silent;
+  const Clock::time_point t0 = Clock::now();
+  const SearchResult res = serial->search(pos, o, silent);
+  const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (stats) *stats = res.stats;
+  return s;
+}
+
+// Machine noise: the same serial search in two threads at once, started
+// together (each with its own table), `repeats` times per position; the
+// root mean square of ln(t0 / t1) over the pairs. Nothing (pairs 0) with
+// fewer than two cores.
+struct TwinNoise {
+  double rms = 0;
+  double median = 0;   // of |ln(t0 / t1)|
+  double largest = 0;  // ... and its largest
+  int pairs = 0;
+};
+
+TwinNoise twin_noise(const std::vector<common::SuiteEntry>& suite, Depth depth, int repeats) {
+  TwinNoise out;
+  if (std::thread::hardware_concurrency() < 2) return out;
+  std::vector<double> logs;
+  for (const common::SuiteEntry& e : suite)
+    for (int r = 0; r < repeats; ++r) {
+      double secs[2] = {0, 0};
+      std::atomic<int> ready{0};
+      const auto run = [&](int i) {
+        ready.fetch_add(1);
+        while (ready.load() < 2) cpu_relax();
+        secs[i] = serial_seconds(e.pos, depth);
+      };
+      std::thread other(run, 1);
+      run(0);
+      other.join();
+      if (secs[0] <= 0 || secs[1] <= 0) continue;
+      logs.push_back(std::abs(std::log(secs[0] / secs[1])));
+    }
+  out.pairs = int(logs.size());
+  if (logs.empty()) return out;
+  double sum = 0;
+  for (double l : logs) sum += l * l;
+  out.rms = std::sqrt(sum / double(logs.size()));
+  std::sort(logs.begin(), logs.end());
+  out.median = logs[logs.size() / 2];
+  out.largest = logs.back();
+  return out;
+}
+
 }  // namespace
 
 Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth, int repeats,
@@ -168,19 +226,11 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
     double best = 1e300;
     SearchStats stats;
     for (int r = 0; r < repeats; ++r) {
-      BackendConfig c;
-      c.hash = "xor";
-      c.hash_mib = 16;
-      auto serial = make_backend("serial", c);
-      SearchOptions o;
-      o.limits.depth = depth;
-      Observer silent;
-      const Clock::time_point t0 = Clock::now();
-      const SearchResult res = serial->search(e.pos, o, silent);
-      const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+      SearchStats st;
+      const double s = serial_seconds(e.pos, depth, &st);
       if (s < best) {
         best = s;
-        stats = res.stats;
+        stats = st;
       }
     }
     t.push_back(best * 1e9);  // ns
@@ -248,6 +298,24 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
     out.jitter_how = how;
   } else {
     out.jitter_how = "not measured (fewer than 4 positions with nodes): the built-in value";
+  }
+
+  // Machine noise, beside the jitter: two threads' speeds on the same work
+  // at once, on the jitter's scale.
+  const TwinNoise twins = twin_noise(suite, depth, repeats);
+  if (twins.pairs >= 4) {
+    // A pair's ln ratio is the difference of two threads' factors: one
+    // thread's deviation is 1/sqrt(2) of it, and a uniform spread with that
+    // deviation reaches sqrt(3) times as far.
+    out.thread_noise = twins.rms / std::sqrt(2.0) * std::sqrt(3.0);
+    std::snprintf(how, sizeof how,
+                  "the same serial search in two threads at once, %d pairs (%zu positions x %d): "
+                  "rms of ln(t0/t1) %.4f (median |ln| %.4f, largest %.4f), over sqrt(2) per "
+                  "thread, times sqrt(3)",
+                  twins.pairs, suite.size(), repeats, twins.rms, twins.median, twins.largest);
+    out.thread_noise_how = how;
+  } else {
+    out.thread_noise_how = "not measured (fewer than two cores or 4 pairs)";
   }
 
   // Split copies: a worker in the middle of a search (a suite position,

@@ -24,9 +24,13 @@
 //    deviation of the positions' relative residuals about their mean, times
 //    sqrt(3) (the half-width of the uniform spread with that deviation, the
 //    simulator's per-thread factor 1 +- jitter). Two threads of a shared-table
-//    backend search different trees, so their speeds differ by about this;
-//    the residual spread of identical searches run at once (machine noise
-//    alone) is a few times smaller. Needs 4 positions; fewer keep the built-in value.
+//    backend search different trees, so their speeds differ by about this.
+//    Needs 4 positions; fewer keep the built-in value.
+// Beside it, not a cost: thread_noise, how far two threads' speeds differ
+// on the same work (machine noise alone) -- the same serial search in two
+// threads at once, per position and repeat; the root mean square of the
+// log time ratio over sqrt(2) (one thread's share), times sqrt(3) (on the
+// jitter's scale). Needs two cores.
 // And, as checks of the time-slicing model's assumptions (no cost): how
 // late a thread sleeping 50 us wakes beside a busy thread on its core and
 // alone (the model lets a woken, less-served thread take the core at once:
@@ -55,6 +59,8 @@ struct Calibration {
   std::vector<CalibrationLine> checks;  // measured assumptions, not costs
   double fit_r2 = 0;  // of the node-cost fit
   std::string jitter_how;  // how the profile's jitter was measured
+  double thread_noise = -1;  // machine noise on the jitter's scale (-1: not measured)
+  std::string thread_noise_how;
   int positions = 0;
 };
 

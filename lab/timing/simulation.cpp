@@ -25,7 +25,10 @@ constexpr CostField kFields[] = {
     {"fork", &sim::Costs::fork},          {"barrier", &sim::Costs::barrier},
     {"idle_poll", &sim::Costs::idle_poll}, {"idle_timeout", &sim::Costs::idle_timeout},
     {"message", &sim::Costs::message, true}, {"latency", &sim::Costs::latency, true},
-    {"byte", &sim::Costs::byte, true},    {"slice", &sim::Costs::slice, true}};
+    {"byte", &sim::Costs::byte, true},    {"slice", &sim::Costs::slice, true},
+    // What-if only (sim-calibrate does not measure it): 0, one speed factor
+    // per thread for the whole search.
+    {"jitter_period", &sim::Costs::jitter_period, true}};
 
 const CostField* find_field(const std::string& name) {
   for (const CostField& f : kFields)

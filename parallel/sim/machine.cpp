@@ -91,6 +91,7 @@ const char* to_string(TimelineEvent::What w) {
 Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores)
     : costs_(costs),
       quantum_(quantum),
+      seed_(seed),
       spin_(max_threads <= int(std::thread::hardware_concurrency())),
       slots_(std::size_t(std::max(1, max_threads))) {
   if (quantum < 1) throw std::invalid_argument("the simulation quantum must be at least 1 node");
@@ -102,12 +103,19 @@ Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_th
   }
   // Seed 0: every thread at speed 1. Otherwise a factor in 1 +- jitter per
   // thread, so that threads with equal work do not stay in step forever.
-  for (std::size_t i = 0; i < slots_.size(); ++i) {
-    if (seed == 0) continue;
-    const std::uint64_t r = splitmix64(seed * 0x100000001B3ull + i);
-    const double u = double(r >> 11) / double(1ull << 53);  // [0, 1)
-    slots_[i].speed = 1.0 + costs_.jitter * (2.0 * u - 1.0);
-  }
+  for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].speed = speed(int(i), 0);
+}
+
+double Machine::speed(int id, Time t) const {
+  if (seed_ == 0) return 1.0;
+  std::uint64_t x = seed_ * 0x100000001B3ull + std::uint64_t(id);
+  // With a period, span k > 0 of the thread's clock has its own draw (span
+  // 0 keeps the whole-search draw).
+  if (costs_.jitter_period > 0 && t >= costs_.jitter_period)
+    x = splitmix64(x ^ (std::uint64_t(t / costs_.jitter_period) * 0xD1B54A32D192ED03ull));
+  const std::uint64_t r = splitmix64(x);
+  const double u = double(r >> 11) / double(1ull << 53);  // [0, 1)
+  return 1.0 + costs_.jitter * (2.0 * u - 1.0);
 }
 
 int Machine::self() const {
@@ -526,7 +534,8 @@ void Machine::at_quantum(Worker& w) {
   w.sim_nodes = nodes;
   w.sim_qnodes = qnodes;
   const double cost = double(dn) * double(costs_.node) + double(dq) * double(costs_.qnode);
-  s.clock += Time(cost * s.speed);
+  const double speed = costs_.jitter_period > 0 ? Machine::speed(me, s.clock) : s.speed;
+  s.clock += Time(cost * speed);
   w.next_time_check = nodes + std::uint64_t(quantum_);
   if (!cores_.empty()) {
     const bool over = s.clock >= s.slice_end;

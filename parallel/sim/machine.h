@@ -11,7 +11,9 @@
 // to the logical thread with the smallest virtual clock (ties: the smaller
 // id). A thread's clock advances by the cost of the nodes it searched
 // (interior and quiescence nodes weighted separately, times its speed
-// factor) and by the costs charged at the seams the real runs already time:
+// factor, for the whole search or drawn anew per span of virtual time:
+// Costs::jitter, jitter_period) and by the costs charged at the seams the
+// real runs already time:
 // split publishes and joins (copies), split-point locks, waking helpers,
 // OpenMP forks and barriers, and idle polls. An idle thread sleeps until a
 // signal (a split point published, a search ending) or a timeout, and the
@@ -94,8 +96,13 @@ struct Costs {
   // while others wait for one. 4 ms: the scheduler tick here (250 Hz),
   // measured by sim-calibrate.
   Time slice = 4'000'000'000;
-  // Per-thread speed factors are 1 +- up to this (seeded; 0 with seed 0).
+  // Per-thread speed factors are 1 +- up to this (seeded; 0 with seed 0):
+  // what makes one thread slower than another whatever it searches.
   double jitter = 0.02;
+  // 0: a thread's factor holds for the whole search. Otherwise it is drawn
+  // anew for each span of this much virtual time on the thread's clock
+  // (a machine whose threads are slowed now here, now there).
+  Time jitter_period = 0;
 };
 
 // What a seam charges.
@@ -200,8 +207,9 @@ class Machine final : public Clock {
   // it waited). Off by default: it costs memory per quantum.
   void record_timeline() { record_ = true; }
   const std::vector<TimelineEvent>& timeline() const { return timeline_; }
-  // The speed factor of logical thread id (1 without jitter).
-  double speed(int id) const { return slots_[std::size_t(id)].speed; }
+  // The speed factor of logical thread id at virtual time t on its clock
+  // (1 without jitter).
+  double speed(int id, Time t = 0) const;
 
  private:
   // Runnable: it may run (with time slicing: it holds a core). Ready (time
@@ -257,6 +265,7 @@ class Machine final : public Clock {
 
   const Costs costs_;
   const int quantum_;
+  const std::uint64_t seed_;
   const bool spin_;  // a core for every logical thread: waiters spin first
   int cpu_ = -1;     // without spin_: the core every attached thread runs on
   std::vector<Slot> slots_;

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <unistd.h>
 
 #include "tests/support/files.h"
@@ -124,25 +125,39 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
     EXPECT_TRUE(p["costs_ps"][cost].is_number_integer()) << cost;
   EXPECT_GT(p["costs_ps"]["node"].get<long long>(), 0);
   // The speed jitter, measured from the node-cost fit's residuals over the
-  // suite's positions (a fraction in (0, 0.5]), and how.
+  // suite's positions (a fraction in (0, 0.5]), and how; beside it the
+  // machine noise of twin searches at once, where there are two cores.
   ASSERT_TRUE(p["jitter"].is_number()) << p;
   EXPECT_GT(p["jitter"].get<double>(), 0.0);
   EXPECT_LE(p["jitter"].get<double>(), 0.5);
   EXPECT_NE(p["jitter_how"].get<std::string>().find("relative residuals over"), std::string::npos)
       << p["jitter_how"];
+  if (std::thread::hardware_concurrency() >= 2) {
+    ASSERT_TRUE(p["thread_noise"].is_number()) << p;
+    EXPECT_GE(p["thread_noise"].get<double>(), 0.0);
+    EXPECT_NE(p["thread_noise_how"].get<std::string>().find(
+                  "the same serial search in two threads at once, "),
+              std::string::npos)
+        << p["thread_noise_how"];
+  } else {
+    EXPECT_TRUE(p["thread_noise"].is_null()) << p;
+  }
   // The model's checks: both wake latencies and the yield probe, or none
   // where threads cannot share a core.
   ASSERT_TRUE(p["checks"].is_array());
   EXPECT_TRUE(p["checks"].empty() || p["checks"].size() == 3u) << p["checks"];
   for (const auto& check : p["checks"]) EXPECT_GE(check["ns"].get<double>(), 0.0) << check;
   const XqlabRun r = run_xqlab({"lab", "--simulate", "--sim-profile", profile, "--sim-cost",
-                                "join=2x", "--backends", "ybwc", "--threads", "2", "--depth", "3",
-                                "--runs", "1", "--quiet", "--json"});
+                                "join=2x,jitter=0.05,jitter_period=100us", "--backends", "ybwc",
+                                "--threads", "2", "--depth", "3", "--runs", "1", "--quiet",
+                                "--json"});
   std::remove(profile.c_str());
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = r.json();
   EXPECT_EQ(j["simulation"]["machine"], "test machine");
-  EXPECT_EQ(j["simulation"]["overrides"], "join=2x");
+  EXPECT_EQ(j["simulation"]["overrides"], "join=2x,jitter=0.05,jitter_period=100us");
+  EXPECT_DOUBLE_EQ(j["simulation"]["jitter"].get<double>(), 0.05);
+  EXPECT_EQ(j["simulation"]["costs"]["jitter_period"].get<long long>(), 100'000'000);
   EXPECT_EQ(j["simulation"]["costs"]["join"].get<long long>(),
             2 * p["costs_ps"]["join"].get<long long>());
 }
@@ -217,6 +232,7 @@ TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
       {"lab", "--simulate", "--sim-cost", "bogus=2x", "--depth", "1"},
       {"lab", "--simulate", "--sim-cost", "join=-2x", "--depth", "1"},
       {"lab", "--simulate", "--sim-cost", "node=0x", "--depth", "1"},
+      {"lab", "--simulate", "--sim-cost", "jitter=1", "--depth", "1"},
       {"lab", "--simulate", "--sim-quantum", "0", "--depth", "1"},
       {"lab", "--sim-cores", "2", "--depth", "1"},
       {"lab", "--simulate", "--sim-cores", "-1", "--depth", "1"},
@@ -233,7 +249,7 @@ TEST(CliSim, BadSimulationOptionsEndWithOneLine) {
     ++checked;
   }
   std::remove(bad_profile.c_str());
-  EXPECT_EQ(checked, 12);
+  EXPECT_EQ(checked, 13);
 }
 
 }  // namespace

@@ -293,6 +293,53 @@ TEST(SimMachine, CallerGetsItsCoresBackAfterASearch) {
   EXPECT_EQ(searched, 3);
 }
 
+// A thread's factor holds for the whole search, or with a period is drawn
+// anew per span of its clock (the first span keeps the whole-search draw).
+TEST(SimMachine, ThreadFactorsAreDrawnPerSpanWithAPeriod) {
+  sim::Costs whole, spans;
+  whole.jitter = spans.jitter = 0.1;
+  spans.jitter_period = 1000;
+  const sim::Machine a(whole, 64, 1, 2), b(spans, 64, 1, 2);
+  EXPECT_EQ(b.speed(1, 0), a.speed(1, 0));
+  EXPECT_EQ(b.speed(1, 999), a.speed(1, 0));
+  int spans_seen = 0, moved = 0;
+  double lo = 2, hi = 0;
+  for (sim::Time t = 1000; t < 2'001'000; t += 1000) {
+    EXPECT_EQ(a.speed(1, t), a.speed(1, 0)) << "no period: one factor";
+    const double f = b.speed(1, t);
+    EXPECT_EQ(f, b.speed(1, t + 999)) << "one draw per span";
+    EXPECT_GE(f, 0.9);
+    EXPECT_LE(f, 1.1);
+    moved += f != b.speed(0, t) ? 1 : 0;
+    lo = std::min(lo, f);
+    hi = std::max(hi, f);
+    ++spans_seen;
+  }
+  EXPECT_EQ(spans_seen, 2000);
+  EXPECT_GT(moved, 1990) << "each thread its own draw";
+  EXPECT_LT(lo, 0.905);
+  EXPECT_GT(hi, 1.095);
+}
+
+// A period prices a search's spans at their own factors: the same nodes,
+// another time, within the jitter's reach of the plain one.
+TEST(SimMachine, APeriodRepricesTheSpansOfASearch) {
+  sim::Costs whole, spans;
+  whole.jitter = spans.jitter = 0.1;
+  spans.jitter_period = 100'000'000;  // 0.1 ms of virtual time
+  const Position& p = sample_positions()[0];
+  auto b0 = sim_backend("serial", 1), b1 = sim_backend("serial", 1);
+  const Simulated plain = simulate(*b0, p, sim_depth(6), 1, 1, 64, whole);
+  const Simulated spanned = simulate(*b1, p, sim_depth(6), 1, 1, 64, spans);
+  EXPECT_EQ(spanned.result.stats.nodes, plain.result.stats.nodes);
+  EXPECT_EQ(spanned.result.best_move, plain.result.best_move);
+  EXPECT_GT(plain.seconds, 20 * 1e-4) << "the search spans many periods";
+  EXPECT_NE(spanned.seconds, plain.seconds);
+  const double unit = plain.seconds / sim::Machine(whole, 64, 1, 1).speed(0);
+  EXPECT_GT(spanned.seconds, 0.9 * unit);
+  EXPECT_LT(spanned.seconds, 1.1 * unit);
+}
+
 TEST(SimMachine, SeedsMoveLazySmpThreadsOutOfStep) {
   EXPECT_FALSE(fingerprint("lazysmp", 4, 1) == fingerprint("lazysmp", 4, 2));
 }
