@@ -18,6 +18,7 @@
 #include "parallel/params.h"
 #include "tests/parallel/dist_checks.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/support/sanitizers.h"
 
 namespace xq {
 namespace {
@@ -186,10 +187,15 @@ TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
 // that completes its depth counts its own marks at once.
 TEST(MpiAbdada, AStoppedSearchCountsItsMarksAtTheNextStart) {
   auto b = abdada_cluster(2, 2, "spinlock", 3);
+  // Long enough that each timed search reaches nodes homed on the other
+  // rank on a loaded machine and under a sanitizer (a search there runs
+  // several times slower: at 20 ms one made no remote probe, CI
+  // 2026-11-28); with no depth limit every one still ends by its clock.
+  const int slow = test::kAddressSanitized || test::kThreadSanitized ? 4 : 1;
   int stopped = 0;
   for (int i = 0; i < 4; ++i) {
     SearchOptions o;
-    o.limits.movetime_ms = 20 + 15 * i;
+    o.limits.movetime_ms = (60 + 20 * i) * slow;
     Observer quiet;
     const SearchResult r = b->search(Position(), o, quiet);
     stopped += r.stopped;
