@@ -69,8 +69,12 @@ int run(const CalibrateArgs& a) {
                    l.value_ns, l.how.c_str());
     std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "jitter",
                  c.profile.costs.jitter, c.jitter_how.c_str());
-    std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "thread_noise",
-                 c.thread_noise, c.thread_noise_how.c_str());
+    if (c.thread_noise < 0)
+      std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12s     %s\n", "thread_noise",
+                   "not measured", c.thread_noise_how.c_str());
+    else
+      std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "thread_noise",
+                   c.thread_noise, c.thread_noise_how.c_str());
     for (const auto& l : c.checks)
       std::fprintf(a.out.empty() ? stderr : stdout, "  check %-16s %9.1f ns  %s\n", l.cost.c_str(),
                    l.value_ns, l.how.c_str());

@@ -101,11 +101,10 @@ Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_th
     if (costs_.slice <= 0) throw std::invalid_argument("the simulated time slice must be positive");
     cores_.resize(std::size_t(cores));
   }
-  // Seed 0: every thread at speed 1. Otherwise a factor in 1 +- jitter per
-  // thread, so that threads with equal work do not stay in step forever.
-  for (std::size_t i = 0; i < slots_.size(); ++i) slots_[i].speed = speed(int(i), 0);
 }
 
+// Seed 0: every thread at speed 1. Otherwise a factor in 1 +- jitter per
+// thread, so that threads with equal work do not stay in step forever.
 double Machine::speed(int id, Time t) const {
   if (seed_ == 0) return 1.0;
   std::uint64_t x = seed_ * 0x100000001B3ull + std::uint64_t(id);
@@ -534,8 +533,7 @@ void Machine::at_quantum(Worker& w) {
   w.sim_nodes = nodes;
   w.sim_qnodes = qnodes;
   const double cost = double(dn) * double(costs_.node) + double(dq) * double(costs_.qnode);
-  const double speed = costs_.jitter_period > 0 ? Machine::speed(me, s.clock) : s.speed;
-  s.clock += Time(cost * speed);
+  s.clock += Time(cost * speed(me, s.clock));
   w.next_time_check = nodes + std::uint64_t(quantum_);
   if (!cores_.empty()) {
     const bool over = s.clock >= s.slice_end;

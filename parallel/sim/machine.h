@@ -227,7 +227,6 @@ class Machine final : public Clock {
     bool deaf = false;        // Sleeping: signal() does not end its sleep
     Time wake = 0;  // Sleeping: when it wakes unless signalled earlier
     int join_first = 0, join_last = 0;  // Joining: the threads it waits for
-    double speed = 1.0;
     std::atomic<int> go{0};  // 1: this thread holds the token
   };
 

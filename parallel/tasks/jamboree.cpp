@@ -86,6 +86,10 @@ struct TaskWorker : Worker {
 struct Slot {
   std::mutex lock;
   std::vector<TaskWorker*> free;  // under lock
+  // task_heuristics=thread: the worker of the task this slot's thread runs
+  // (the root's worker on slot 0 between tasks; else nullptr). Touched by
+  // the slot's thread only, under lock.
+  TaskWorker* current = nullptr;
   split_timing::Ledger ledger;    // under lock
   SearchStats time;               // its time fields, under lock
 };
@@ -93,9 +97,15 @@ struct Slot {
 struct JamState {
   int threads = 1;
   Depth min_split_depth = 4;
-  bool copy_heuristics = true;
+  // task_heuristics: owner (both copied from the node's owner), slot
+  // (neither), killers (the owner's killers only), thread (both handed along
+  // the thread: from the task it interrupts, and back when done).
+  bool copy_history = true;
+  bool copy_killers = true;
+  bool thread_tables = false;
   bool ordered = false;  // continuation: two-phase (false) or ordered
   bool mwf = false;      // spawn: after the eldest son (false) or MWF
+  bool claim_next = false;  // steal: a task tests its spawn's brother (false) or the next untested
   tasks::Executor* exec = nullptr;
   const SearchShared* shared = nullptr;
   std::unique_ptr<Slot[]> slots;
@@ -125,6 +135,20 @@ struct JamState {
     Slot& sl = slot(s);
     std::lock_guard g(sl.lock);
     sl.free.push_back(&w);
+  }
+  // task_heuristics=thread: w becomes slot s's running worker; returns the
+  // one it interrupts (nullptr: none).
+  TaskWorker* enter(int s, TaskWorker& w) {
+    Slot& sl = slot(s);
+    std::lock_guard g(sl.lock);
+    TaskWorker* prev = sl.current;
+    sl.current = &w;
+    return prev;
+  }
+  void leave(int s, TaskWorker* prev) {
+    Slot& sl = slot(s);
+    std::lock_guard g(sl.lock);
+    sl.current = prev;
   }
   // Switches slot s's ledger to part p; returns the part it left.
   Part to(int s, Part p) {
@@ -257,25 +281,49 @@ class JamHooks : public SerialHooks {
       advancing = false;
     };
 
-    auto body = [&](int i) {
+    // steal=next: a task tests the next untested brother in move order when
+    // it starts, whichever task of the group it is, so a thief (which takes
+    // a group's oldest task) gets the next brother, as Cilk's continuation
+    // stealing hands it, not the group's last one.
+    std::atomic<int> next_untested{0};
+    auto body = [&](int spawned) {
       if (frame_cut(&frame) || st_.shared->stopped()) return;
+      const int i =
+          st_.claim_next ? next_untested.fetch_add(1, std::memory_order_relaxed) : spawned;
       const int s = st_.exec->slot();
       TaskWorker& tw = st_.borrow(s);
+      // With thread tables the task starts from the tables of the task its
+      // thread interrupts and hands them back when it ends, so one thread's
+      // tasks learn one after another as the serial search does.
+      TaskWorker* const interrupted = st_.thread_tables ? st_.enter(s, tw) : nullptr;
       struct GiveBack {
         JamState& st;
         int s;
         TaskWorker& tw;
-        ~GiveBack() { st.give_back(s, tw); }
-      } give_back{st_, s, tw};
+        TaskWorker* interrupted;
+        ~GiveBack() {
+          if (st.thread_tables) {
+            if (interrupted) {
+              sim::charge(sim::Cost::Join);
+              interrupted->history = tw.history;
+              interrupted->killers = tw.killers;
+            }
+            st.leave(s, interrupted);
+          }
+          st.give_back(s, tw);
+        }
+      } give_back{st_, s, tw, interrupted};
       const SlotPart searching(st_, s, Part::Search);
       ++tw.stats.tasks;
       {
         const SlotPart copying(st_, s, Part::Copy);
         sim::charge(sim::Cost::Join);
         tw.pos.copy_from(owner.pos);
-        if (st_.copy_heuristics) {
-          tw.history = owner.history;
-          tw.killers = owner.killers;
+        if (st_.copy_history) tw.history = owner.history;
+        if (st_.copy_killers) tw.killers = owner.killers;
+        if (interrupted) {
+          tw.history = interrupted->history;
+          tw.killers = interrupted->killers;
         }
       }
       // The test's null window: at the eldest son's alpha (two-phase), or
@@ -350,9 +398,13 @@ class JamboreeBackend final : public BackendBase<Table> {
       : BackendBase<Table>(c), exec_(c.threads), root_(0) {
     st_.threads = c.threads;
     st_.min_split_depth = Depth(c.param("task_depth"));
-    st_.copy_heuristics = c.param("task_heuristics") == 0;
+    const std::int64_t heuristics = c.param("task_heuristics");
+    st_.copy_history = heuristics == 0;
+    st_.copy_killers = heuristics == 0 || heuristics == 2;
+    st_.thread_tables = heuristics == 3;
     st_.ordered = c.param("continuation") != 0;
     st_.mwf = c.param("spawn") != 0;
+    st_.claim_next = c.param("steal") != 0;
     st_.exec = &exec_;
     st_.slots = std::make_unique<Slot[]>(std::size_t(c.threads));
     this->require_thread_slots(c.threads);
@@ -373,7 +425,10 @@ class JamboreeBackend final : public BackendBase<Table> {
     root_.crit_extra = 0;
     st_.shared = &shared;
     exec_.reset_counts();
-    for (int s = 0; s < st_.threads; ++s) st_.slot(s).free.clear();
+    for (int s = 0; s < st_.threads; ++s) {
+      st_.slot(s).free.clear();
+      st_.slot(s).current = s == 0 ? &root_ : nullptr;
+    }
     {
       std::lock_guard g(st_.all_lock);
       for (auto& w : st_.all) {
@@ -437,9 +492,11 @@ const std::vector<ParamSpec>& jamboree_params() {
       {"task_depth", "only nodes with at least this remaining depth spawn their younger "
        "brothers as tasks", 1, kMaxDepth, {}, 5},
       {"task_heuristics",
-       "move-ordering tables a task starts from: a copy of the node owner's, or its thread "
-       "slot's own",
-       0, 1, {"owner", "slot"}, 0},
+       "move-ordering tables a task starts from: a copy of the node owner's (owner), its "
+       "thread slot's own (slot), the slot's history with the owner's killers (killers), or "
+       "those of the task its thread interrupts, handed back when it ends, so that one "
+       "thread's tasks learn one after another as the serial search does (thread)",
+       0, 3, {"owner", "slot", "killers", "thread"}, 0},
       {"continuation",
        "when a test that failed high below beta is re-searched: after every test (two-phase) "
        "or as soon as every earlier brother is done, later tests then starting from the raised "
@@ -449,7 +506,12 @@ const std::vector<ParamSpec>& jamboree_params() {
        "which sons a node spawns as tasks: the younger brothers once the eldest is searched "
        "(jamboree), or at an expected ALL node every son at once, the eldest too (mwf: "
        "Mandatory Work First, Akl, Barnard and Doran)",
-       0, 1, {"jamboree", "mwf"}, 0, false}};
+       0, 1, {"jamboree", "mwf"}, 0, false},
+      {"steal",
+       "which brother a task tests: the one it was spawned for, so a thief takes a group's "
+       "last brothers (last), or the next untested one in move order when it starts, so a "
+       "thief takes the next brother as Cilk's continuation stealing would (next)",
+       0, 1, {"last", "next"}, 0}};
   return kParams;
 }
 

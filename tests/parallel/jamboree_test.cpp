@@ -25,14 +25,15 @@ namespace xq {
 namespace {
 
 std::unique_ptr<Backend> jamboree(int threads, int task_depth = 3, bool ordered = false,
-                                  bool slot_heuristics = false) {
+                                  int heuristics = 0, bool steal_next = false) {
   BackendConfig c;
   c.threads = threads;
   c.hash_mib = 1;
   c.hash = "xor";
   c.set("task_depth", task_depth);
   c.set("continuation", ordered ? 1 : 0);
-  c.set("task_heuristics", slot_heuristics ? 1 : 0);
+  c.set("task_heuristics", heuristics);  // owner, slot, killers, thread
+  c.set("steal", steal_next ? 1 : 0);
   return make_backend("jamboree", c);
 }
 
@@ -83,36 +84,43 @@ TEST(Jamboree, EverySettingKeepsTheSerialValue) {
   SearchStats sum;
   for (int threads : {1, 2, 3})
     for (bool ordered : {false, true})
-      for (bool slot : {false, true})
-        for (std::size_t i = 0; i < ps.size(); ++i) {
-          auto b = jamboree(threads, 2, ordered, slot);
-          Observer quiet;
-          const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
-          EXPECT_EQ(r.score, expected[i]) << threads << " threads, ordered " << ordered
-                                          << ", slot " << slot << " " << ps[i].fen();
-          sum += r.stats;
-          ++searched;
-        }
-  EXPECT_EQ(searched, int(3 * 2 * 2 * ps.size()));
+      for (int heuristics : {0, 1, 2, 3})
+        for (bool next : {false, true})
+          for (std::size_t i = 0; i < ps.size(); ++i) {
+            auto b = jamboree(threads, 2, ordered, heuristics, next);
+            Observer quiet;
+            const SearchResult r = b->search(ps[i], test::exact_options(4), quiet);
+            EXPECT_EQ(r.score, expected[i]) << threads << " threads, ordered " << ordered
+                                            << ", task_heuristics " << heuristics
+                                            << ", steal=next " << next << " " << ps[i].fen();
+            sum += r.stats;
+            ++searched;
+          }
+  EXPECT_EQ(searched, int(3 * 2 * 4 * 2 * ps.size()));
   EXPECT_GT(sum.researches, 0u) << "fail-highs were re-searched";
 }
 
+// Both steal orders: a thief takes a group's last brother (steal=last) or
+// the next untested one (steal=next).
 TEST(Jamboree, SimulatedTwoThreadsStealReSearchAndCancel) {
-  SearchStats sum;
-  int searched = 0;
-  for (const Position& p : positions()) {
-    auto b = jamboree(2);
-    const SearchResult r = simulate(*b, p, 6, 2, 1);
-    EXPECT_EQ(r.depth, 6);
-    EXPECT_LE(r.stats.critical_path, r.stats.nodes);
-    sum += r.stats;
-    ++searched;
+  for (bool next : {false, true}) {
+    SCOPED_TRACE(next ? "steal=next" : "steal=last");
+    SearchStats sum;
+    int searched = 0;
+    for (const Position& p : positions()) {
+      auto b = jamboree(2, 3, false, 0, next);
+      const SearchResult r = simulate(*b, p, 6, 2, 1);
+      EXPECT_EQ(r.depth, 6);
+      EXPECT_LE(r.stats.critical_path, r.stats.nodes);
+      sum += r.stats;
+      ++searched;
+    }
+    EXPECT_EQ(searched, int(positions().size()));
+    EXPECT_GT(sum.tasks, 0u);
+    EXPECT_GT(sum.stolen_tasks, 0u) << "the second logical thread ran tasks";
+    EXPECT_GT(sum.researches, 0u) << "some test failed high below beta";
+    EXPECT_GT(sum.aborts, 0u) << "some test reached beta and cut its group off";
   }
-  EXPECT_EQ(searched, int(positions().size()));
-  EXPECT_GT(sum.tasks, 0u);
-  EXPECT_GT(sum.stolen_tasks, 0u) << "the second logical thread ran tasks";
-  EXPECT_GT(sum.researches, 0u) << "some test failed high below beta";
-  EXPECT_GT(sum.aborts, 0u) << "some test reached beta and cut its group off";
 }
 
 TEST(Jamboree, SimulatedSearchIsTheSameOnEveryRun) {
