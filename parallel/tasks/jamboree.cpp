@@ -25,11 +25,16 @@
 //
 // Search state belongs to the task, not to the thread: a task borrows a
 // Worker from its thread slot's free list (the slot's id, so per-thread
-// tables work), copies the node's position and the node owner's history and
-// killers into it (task_heuristics), and gives it back when done. The node's
-// owner Worker is left alone while its tests run: every task reads its
-// position. At one thread the same tasks run one after another, so the
-// 1-thread figure is the task machinery's own cost.
+// tables work), copies the node's position into it, and gives it back when
+// done. Its move-ordering tables (task_heuristics) are by default those of
+// the task its thread interrupts (a thread waiting for a group runs tasks
+// nested in the waiting one), handed back when it ends: one thread's tasks
+// then learn one after another as the serial search does, where a copy of
+// the node owner's tables (the first rule) lost every brother's learning --
+// 21 % more nodes than serial at one thread on the middlegames at depth 9.
+// The node's owner Worker's position is left alone while its tests run:
+// every task reads it. At one thread the same tasks run one after another,
+// so the 1-thread figure is the task machinery's own cost.
 //
 // Work and critical path (Kuszmaul's W and C) are counted exactly, in nodes:
 // W is every node of every thread; C is, for every task and for the root,
@@ -491,12 +496,16 @@ const std::vector<ParamSpec>& jamboree_params() {
       // 6 searched 12-30 % more nodes than serial, 4 some 65 % more.
       {"task_depth", "only nodes with at least this remaining depth spawn their younger "
        "brothers as tasks", 1, kMaxDepth, {}, 5},
+      // thread: measured at depth 10 on data/middlegames.csv, 2 threads,
+      // interleaved (2026-11-28): S 1.524 / 1.591 against the owner's copy's
+      // 1.357 / 1.397 (SO 1.174 / 1.136 against 1.354 / 1.329); at one
+      // thread SO 1.013 (the owner's copy: 1.209, simulated).
       {"task_heuristics",
        "move-ordering tables a task starts from: a copy of the node owner's (owner), its "
        "thread slot's own (slot), the slot's history with the owner's killers (killers), or "
        "those of the task its thread interrupts, handed back when it ends, so that one "
        "thread's tasks learn one after another as the serial search does (thread)",
-       0, 3, {"owner", "slot", "killers", "thread"}, 0},
+       0, 3, {"owner", "slot", "killers", "thread"}, 3},
       {"continuation",
        "when a test that failed high below beta is re-searched: after every test (two-phase) "
        "or as soon as every earlier brother is done, later tests then starting from the raised "
