@@ -231,8 +231,12 @@ std::string Position::fen() const {
   out += side_ == Color::Red ? " w" : " b";
   // The halfmove clock counts plies since the last capture (or, with none
   // since the FEN was set, continues the FEN's own counter).
-  const int halfmove = state().reversible == ply_ ? halfmove0_ + ply_ : state().reversible;
-  const int fullmove = fullmove0_ + (ply_ + (start_side_ == Color::Black ? 1 : 0)) / 2;
+  // Both stop at the largest value set_fen() reads, so that every FEN this
+  // writes is one it reads (moves from a FEN at the limit would pass it).
+  const int halfmove = std::min(
+      state().reversible == ply_ ? halfmove0_ + ply_ : state().reversible, kMaxFenCounter);
+  const int fullmove =
+      std::min(fullmove0_ + (ply_ + (start_side_ == Color::Black ? 1 : 0)) / 2, kMaxFenCounter);
   out += " - - " + std::to_string(halfmove) + " " + std::to_string(fullmove);
   return out;
 }

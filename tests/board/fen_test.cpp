@@ -116,6 +116,27 @@ TEST(Fen, CountersAtTheirLimitsAreKept) {
   EXPECT_EQ(pos.fen(), board + " w - - 12 7");
 }
 
+// A move from a FEN at the counters' limit must not write a FEN that
+// set_fen() refuses (found by fuzzing: a half-move clock of 10000).
+TEST(Fen, CountersStayAtTheirLimitAfterAMove) {
+  const std::string board = kStartBoard;
+  const std::string top = std::to_string(kMaxFenCounter);
+  int checked = 0;
+  for (const char* side : {" w", " b"}) {
+    Position pos;
+    ASSERT_EQ(pos.set_fen(board + side + " - - " + top + " " + top), "");
+    const Move m = pos.parse_move(side[1] == 'w' ? "h0g2" : "h9g7");  // a horse, no capture
+    ASSERT_NE(m, Move::none());
+    pos.do_move(m);
+    const std::string fen = pos.fen();
+    EXPECT_NE(fen.find(" - - " + top + " " + top), std::string::npos) << fen;
+    Position again;
+    EXPECT_EQ(again.set_fen(fen), "") << fen;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}
+
 struct BadFen {
   const char* what;
   const char* fen;
