@@ -58,18 +58,26 @@ enum class TableMemory : std::uint8_t { Private, Shared };
 template <class T>
 class TableBlock {
  public:
+  // A private block this large or larger is aligned to a 2 MiB huge page and
+  // offered to the kernel's transparent huge pages (madvise MADV_HUGEPAGE,
+  // which Linux honours when /sys/kernel/mm/transparent_hugepage/enabled
+  // says "madvise" or "always"): a 16 MiB table is then 8 page faults
+  // instead of 4,096 when it is zeroed, and fewer TLB misses when probed.
+  static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
   TableBlock() = default;
   // Throws std::bad_alloc when the memory cannot be had.
   TableBlock(std::size_t n, TableMemory where) : n_(n), where_(where) {
     if (where == TableMemory::Private) {
-      heap_ = std::make_unique<T[]>(n);
-      data_ = heap_.get();
-      return;
+      void* p = ::operator new(allocated(), std::align_val_t(alignment()));
+      if (allocated() >= kHugePage) ::madvise(p, allocated(), MADV_HUGEPAGE);  // a hint only
+      data_ = static_cast<T*>(p);
+    } else {
+      static_assert(alignof(T) <= 4096, "a mapping is page-aligned");
+      void* p = ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      data_ = static_cast<T*>(p);
     }
-    static_assert(alignof(T) <= 4096, "a mapping is page-aligned");
-    void* p = ::mmap(nullptr, bytes(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    data_ = static_cast<T*>(p);
     std::uninitialized_value_construct_n(data_, n);
   }
   ~TableBlock() { release(); }
@@ -88,23 +96,30 @@ class TableBlock {
 
  private:
   std::size_t bytes() const { return std::max<std::size_t>(1, n_ * sizeof(T)); }
+  // A private block: its alignment and its size, whole huge pages when large.
+  std::size_t alignment() const {
+    return bytes() >= kHugePage ? kHugePage : std::max<std::size_t>(alignof(T), alignof(std::max_align_t));
+  }
+  std::size_t allocated() const {
+    return bytes() >= kHugePage ? (bytes() + kHugePage - 1) / kHugePage * kHugePage : bytes();
+  }
   void swap(TableBlock& o) noexcept {
-    std::swap(heap_, o.heap_);
     std::swap(data_, o.data_);
     std::swap(n_, o.n_);
     std::swap(where_, o.where_);
   }
   void release() noexcept {
-    if (where_ == TableMemory::Shared && data_) {
+    if (data_) {
       std::destroy_n(data_, n_);
-      ::munmap(data_, bytes());
+      if (where_ == TableMemory::Shared)
+        ::munmap(data_, bytes());
+      else
+        ::operator delete(data_, std::align_val_t(alignment()));
     }
-    heap_.reset();
     data_ = nullptr;
     n_ = 0;
   }
 
-  std::unique_ptr<T[]> heap_;
   T* data_ = nullptr;
   std::size_t n_ = 0;
   TableMemory where_ = TableMemory::Private;
