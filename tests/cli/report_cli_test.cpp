@@ -35,6 +35,19 @@ std::string all_inputs_page(const std::string& out) {
   return read_file(out + "/report.html");
 }
 
+// The CTest fixture of the report tests (tests/cli/report_inputs.h): makes
+// their inputs once, in the directory ctest names.
+TEST(ReportInputs, Make) {
+  const std::string dir = xq::test::shared_report_inputs_dir();
+  if (dir.empty())
+    GTEST_SKIP() << "XQLAB_REPORT_INPUTS is not set (ctest sets it): each report test makes "
+                    "its own inputs";
+  const xq::test::ReportInputs r = xq::test::report_input_names(dir);
+  ASSERT_TRUE(xq::test::make_report_inputs(r));
+  for (const std::string& f : {r.lab, r.stress, r.ablation, r.marks, r.match})
+    EXPECT_FALSE(read_file(f).empty()) << f;
+}
+
 TEST(ReportCli, LabJsonCarriesMetaAndPositions) {
   const json j = json::parse(read_file(report_inputs().lab));
   for (const char* key : {"command", "date", "commit", "nproc", "cpu", "load_average", "build"})
@@ -116,9 +129,10 @@ TEST(ReportCli, TimeSharesDrawnWhenMeasured) {
 // wire's figure (absent from a lab without distributed backends).
 TEST(ReportCli, RankSweepDrawsRankCurvesAndTheWire) {
   const std::string dir = ::testing::TempDir() + "xqlab_report_ranks";
-  const XqlabRun lab = xq::test::run_xqlab(
+  const XqlabRun lab = xq::test::run_xqlab(xq::test::with(
       {"lab", "--simulate", "--backends", "mpi-abdada", "--ranks", "1,2", "--threads", "1",
-       "--depth", "3", "--runs", "1", "--quiet", "--json-file", dir + "_lab.json"});
+       "--depth", "3", "--runs", "1", "--quiet", "--json-file", dir + "_lab.json"},
+      xq::test::lab_size_args()));
   ASSERT_EQ(lab.status, 0) << lab.err;
   const XqlabRun r = xq::test::run_xqlab({"report", "--out", dir, dir + "_lab.json"});
   ASSERT_EQ(r.status, 0) << r.err;

@@ -12,6 +12,7 @@
 #include "board/position.h"
 #include "parallel/backend.h"
 #include "search/tunables.h"
+#include "tests/support/files.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -189,8 +190,9 @@ TEST(CliList, JsonNamesBackendsAndValidPairs) {
 
 TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {
   const std::string csv = ::testing::TempDir() + "xqlab_lab_" + std::to_string(::getpid()) + ".csv";
-  const XqlabRun r = xqlab({"lab", "--depth", "2", "--runs", "2", "--threads", "1,2", "--csv", csv,
-                          "--json"});
+  const XqlabRun r = xqlab(xq::test::with({"lab", "--depth", "2", "--runs", "2", "--threads", "1,2",
+                                           "--csv", csv, "--json"},
+                                          xq::test::lab_size_args()));
   ASSERT_EQ(r.status, 0) << r.err;
   // Serial + 2 thread counts per other backend of the default lab.
   int configs = 1;
@@ -208,8 +210,8 @@ TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {
   EXPECT_NE(r.err.find("lab: run 2/2"), std::string::npos) << r.err;  // progress on stderr
   const std::string rows = xq::test::read_file(csv);
   std::remove(csv.c_str());
-  // Header + one row per search: configurations x 16 positions x 2 runs.
-  EXPECT_EQ(count_lines(rows), 1 + configs * 16 * 2) << rows.substr(0, 400);
+  // Header + one row per search: configurations x positions x 2 runs.
+  EXPECT_EQ(count_lines(rows), 1 + configs * xq::test::kLabPositions * 2) << rows.substr(0, 400);
 }
 
 TEST(CliLab, NotesThreadCountsAboveTheCores) {

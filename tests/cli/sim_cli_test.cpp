@@ -22,13 +22,17 @@ using xq::test::with;
 
 std::string temp(const std::string& name) { return xq::test::temp_path("sim", name); }
 
-const std::vector<std::string> kLab = {"lab", "--simulate", "--backends", "ybwc,lazysmp,pvsplit",
-                                       "--threads", "2,8", "--depth", "4", "--runs", "2",
-                                       "--quiet"};
+using xq::test::kLabPositions;
+
+std::vector<std::string> sim_lab() {
+  return with({"lab", "--simulate", "--backends", "ybwc,lazysmp,pvsplit", "--threads", "2,8",
+               "--depth", "4", "--runs", "2", "--quiet"},
+              xq::test::lab_size_args());
+}
 
 TEST(CliSim, SameCommandSameJsonBytesButTheMeta) {
-  const XqlabRun a = run_xqlab(with(kLab, {"--json"}));
-  const XqlabRun b = run_xqlab(with(kLab, {"--json"}));
+  const XqlabRun a = run_xqlab(with(sim_lab(), {"--json"}));
+  const XqlabRun b = run_xqlab(with(sim_lab(), {"--json"}));
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(b.status, 0) << b.err;
   nlohmann::json ja = a.json(), jb = b.json();
@@ -47,7 +51,7 @@ TEST(CliSim, SameCommandSameJsonBytesButTheMeta) {
 
 TEST(CliSim, TextAndCsvSaySimulated) {
   const std::string csv = temp("lab.csv");
-  const XqlabRun r = run_xqlab(with(kLab, {"--csv", csv}));
+  const XqlabRun r = run_xqlab(with(sim_lab(), {"--csv", csv}));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("SIMULATED machine (not measured)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("xqlab lab (SIMULATED, virtual time)"), std::string::npos) << r.out;
@@ -64,7 +68,7 @@ TEST(CliSim, TextAndCsvSaySimulated) {
     const std::string line = rows.substr(at + 1, end - at - 1);
     simulated += line.size() >= 10 && line.substr(line.size() - 10) == ",simulated";
   }
-  EXPECT_EQ(lines, 7 * 16 * 2);  // configurations x opening suite x runs
+  EXPECT_EQ(lines, 7 * kLabPositions * 2);  // configurations x positions x runs
   EXPECT_EQ(simulated, lines);
 }
 
@@ -74,10 +78,11 @@ TEST(CliSim, TextAndCsvSaySimulated) {
 // the same figures. A lab without a distributed backend refuses --ranks.
 TEST(CliSim, RanksSweepADistributedBackend) {
   const std::string csv = temp("ranks.csv");
-  const std::vector<std::string> lab = {"lab",     "--simulate", "--backends", "mpi-lazy,lazysmp",
+  std::vector<std::string> lab = {"lab",     "--simulate", "--backends", "mpi-lazy,lazysmp",
                                         "--ranks", "1,2,4",      "--threads",  "1,2",
                                         "--depth", "4",          "--runs",     "1",
                                         "--quiet"};
+  lab = with(lab, xq::test::lab_size_args());
   const XqlabRun a = run_xqlab(with(lab, {"--json", "--csv", csv}));
   const XqlabRun b = run_xqlab(with(lab, {"--json"}));
   ASSERT_EQ(a.status, 0) << a.err;
@@ -165,9 +170,10 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
 // --sim-cores: the threads share fewer virtual cores, time-sliced; the
 // document and the text say so, and the same searches take longer.
 TEST(CliSim, SimCoresTimeSlicesAndSaysSo) {
-  const std::vector<std::string> lab = {"lab", "--simulate", "--backends", "lazysmp", "--threads",
+  std::vector<std::string> lab = {"lab", "--simulate", "--backends", "lazysmp", "--threads",
                                         "4", "--depth", "5", "--runs", "1", "--quiet",
                                         "--sim-cost", "slice=20us"};
+  lab = with(lab, xq::test::lab_size_args());
   const XqlabRun sliced = run_xqlab(with(lab, {"--sim-cores", "2", "--json"}));
   const XqlabRun full = run_xqlab(with(lab, {"--json"}));
   const XqlabRun text = run_xqlab(with(lab, {"--sim-cores", "2"}));

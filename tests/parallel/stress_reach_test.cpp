@@ -269,7 +269,8 @@ class StressReach : public ::testing::TestWithParam<std::string> {};
 TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
   int pairs = 0;
   for (std::string_view scheme : kSchemeNames) {
-    if (!find_backend(GetParam()).supports(scheme)) continue;
+    if (!find_backend(GetParam()).supports(scheme) || !test::stress_runs_scheme(GetParam(), scheme))
+      continue;
     const Pair pair{GetParam(), std::string(scheme)};
     auto b = build(pair);
     ASSERT_GT(b->config().threads, 1);
