@@ -8,8 +8,13 @@
 set -uo pipefail
 dir="$1"
 shift
+# Under CI (.ci/run sets XQLAB_CI_START): when the tests start and end, so
+# that the log tells each lane's build time from its test time.
+ci_stamp() { [[ -n "${XQLAB_CI_START:-}" ]] && echo "== $1 at $(( $(date +%s) - XQLAB_CI_START )) s"; return 0; }
+ci_stamp "ctest starts ($dir)"
 ctest --test-dir "$dir" --output-on-failure "$@"
 status=$?
+ci_stamp "ctest ends ($dir)"
 [[ $status -eq 0 ]] && exit 0
 log="$dir/Testing/Temporary/LastTest.log"
 failed="$dir/Testing/Temporary/LastTestsFailed.log"
