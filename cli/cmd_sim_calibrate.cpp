@@ -64,20 +64,16 @@ int run(const CalibrateArgs& a) {
     std::printf("profile written to %s (%s)\n", a.out.c_str(), c.profile.machine.c_str());
   }
   if (!a.out.empty() || a.quiet) {
+    std::FILE* to = a.out.empty() ? stderr : stdout;
     for (const auto& l : c.lines)
-      std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.1f ns  %s\n", l.cost.c_str(),
-                   l.value_ns, l.how.c_str());
-    std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "jitter",
-                 c.profile.costs.jitter, c.jitter_how.c_str());
-    if (c.thread_noise < 0)
-      std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12s     %s\n", "thread_noise",
-                   "not measured", c.thread_noise_how.c_str());
-    else
-      std::fprintf(a.out.empty() ? stderr : stdout, "  %-12s %12.4f     %s\n", "thread_noise",
-                   c.thread_noise, c.thread_noise_how.c_str());
+      std::fprintf(to, "  %-12s %12.1f ns  %s\n", l.cost.c_str(), l.value_ns, l.how.c_str());
+    std::fprintf(to, "  %-12s %12.4f     %s\n", "jitter", c.profile.costs.jitter,
+                 c.jitter_how.c_str());
+    char noise[32] = "not measured";
+    if (c.thread_noise >= 0) std::snprintf(noise, sizeof noise, "%.4f", c.thread_noise);
+    std::fprintf(to, "  %-12s %12s     %s\n", "thread_noise", noise, c.thread_noise_how.c_str());
     for (const auto& l : c.checks)
-      std::fprintf(a.out.empty() ? stderr : stdout, "  check %-16s %9.1f ns  %s\n", l.cost.c_str(),
-                   l.value_ns, l.how.c_str());
+      std::fprintf(to, "  check %-16s %9.1f ns  %s\n", l.cost.c_str(), l.value_ns, l.how.c_str());
   }
   return 0;
 }
