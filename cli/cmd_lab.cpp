@@ -333,9 +333,9 @@ Command add_lab(CLI::App& root) {
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
   app->add_option("--ranks", a->ranks,
-                  "rank counts, comma-separated: each distributed backend (mpi-lazy, mpi-abdada) "
-                  "runs at every one, with --threads threads per rank (over MPI: mpirun -np "
-                  "the largest)")
+                  "rank counts, comma-separated: each distributed backend (mpi-lazy, mpi-abdada, "
+                  "mpi-aphid) runs at every one, with --threads threads per rank (over MPI: "
+                  "mpirun -np the largest)")
       ->delimiter(',')
       ->check(CLI::Range(1, 64));
   add_table_options(app, a->hash_mb, a->params);

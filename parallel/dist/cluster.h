@@ -1,5 +1,5 @@
 // The rank machinery every distributed backend runs on (mpi-lazy,
-// mpi-abdada): R ranks, each with T search threads over a table of its own
+// mpi-abdada, mpi-aphid): R ranks, each with T search threads over a table of its own
 // and a wire thread, joined by a wire (parallel/dist/transport.h). A *mode*
 // says what the ranks tell each other during a search (mpi_lazy.cpp: deep
 // entries shipped to every rank; mpi_abdada.cpp: entries kept at a home
@@ -30,11 +30,15 @@
 //   template <class R> using Hooks = ...;  the node function's hooks, made from R&
 //   static constexpr std::string_view kName; static constexpr bool kVotes;
 //   static constexpr bool kDepthLimitOnEveryRank;  (else rank 0's alone)
+//   static constexpr bool kSimulable;      (ranks > 1 on the loop wire)
 //   M(const BackendConfig&, const ClusterParams&);
 //   template <class R> void attach(R&);    once, when the rank is made
 //   void reset(std::uint64_t id, const std::atomic<bool>& stop);
 //                                          at the start of each search (stop:
 //                                          the search's flag, SearchShared::stop)
+//   template <class R> void begin(R&, SearchShared&);
+//                                          optional: after reset, with the
+//                                          search's options (mpi-aphid)
 //   template <class R> void tick(R&);      once per tick, by the wire thread
 //   template <class R> void stopping(R&);  the rank's threads are told to stop
 //                                          (done_ or the search's stop flag is
@@ -311,6 +315,7 @@ class Rank {
     ended_by_stop_ = false;
     fin_from_.assign(std::size_t(p_.ranks), false);
     mode_.reset(id, shared.stop);
+    if constexpr (requires { mode_.begin(*this, shared); }) mode_.begin(*this, shared);
     for (auto& t : threads_) {
       reset_worker(*t, pos);
       t->result = SearchResult{};

@@ -69,6 +69,10 @@ class ClusterBackend final : public BackendBase<typename Mode<Table>::Tt> {
       throw std::invalid_argument(std::string(M::kName) +
                                   " cannot run on the simulated machine over MPI: its ranks are "
                                   "other processes (wire=loop simulates them)");
+    if (m && !M::kSimulable)
+      throw std::invalid_argument(std::string(M::kName) +
+                                  " cannot run on the simulated machine: its searchers sleep on "
+                                  "condition variables, which the simulator does not schedule");
     if (m && m->threads() < simulated_threads())
       throw std::invalid_argument(std::string(M::kName) + " runs " +
                                   std::to_string(simulated_threads()) +

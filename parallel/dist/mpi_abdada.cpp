@@ -99,6 +99,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   using Hooks = AbdadaRankHooks<R>;
   static constexpr std::string_view kName = "mpi-abdada";
   static constexpr bool kVotes = false;
+  static constexpr bool kSimulable = true;
   static constexpr bool kDepthLimitOnEveryRank = true;
 
   AbdadaMode(const BackendConfig& c, const dist::ClusterParams& p)

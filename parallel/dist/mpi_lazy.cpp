@@ -50,6 +50,7 @@ class LazyMode {
   using Hooks = LazyRankHooks<R>;
   static constexpr std::string_view kName = "mpi-lazy";
   static constexpr bool kVotes = true;
+  static constexpr bool kSimulable = true;
   static constexpr bool kDepthLimitOnEveryRank = false;
 
   const lazysmp::Skip skip;

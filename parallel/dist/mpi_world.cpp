@@ -42,6 +42,7 @@ bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& 
                    std::vector<Message> early) {
   if (backend == "mpi-lazy") return serve_mpi_lazy(c, wire, std::move(early));
   if (backend == "mpi-abdada") return serve_mpi_abdada(c, wire, std::move(early));
+  if (backend == "mpi-aphid") return serve_mpi_aphid(c, wire, std::move(early));
   throw std::runtime_error("rank " + std::to_string(wire.rank()) + " cannot serve backend '" +
                            std::string(backend) + "'");
 }

@@ -285,6 +285,7 @@ bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& 
                    std::vector<Message> early);
 bool serve_mpi_lazy(const BackendConfig& c, Transport& wire, std::vector<Message> early);
 bool serve_mpi_abdada(const BackendConfig& c, Transport& wire, std::vector<Message> early);
+bool serve_mpi_aphid(const BackendConfig& c, Transport& wire, std::vector<Message> early);
 
 // The stats' wire counters from a rank's traffic over one search.
 inline void add_traffic(SearchStats& s, const Traffic& t) {

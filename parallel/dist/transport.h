@@ -51,6 +51,11 @@ enum class Tag : std::uint8_t {
   Claim,       // a thread -> an entry's home rank: probe and claim it (mpi-abdada)
   Answer,      // the home rank -> that thread's rank: the claim's outcome
   Release,     // any -> a home rank: a batch of claims to release
+  LeafAsk,     // a searcher -> rank 0: give me a leaf (mpi-aphid)
+  LeafJob,     // rank 0 -> a searcher's rank: a leaf to search
+  LeafResult,  // a searcher -> rank 0: one depth of its leaf's search
+  LeafYield,   // rank 0 -> a searcher's rank: give up a speculative search
+  LeafDrop,    // a searcher -> rank 0: the leaf it gave up
 };
 
 struct Message {

@@ -1,10 +1,11 @@
-// The distributed backends (mpi-lazy, mpi-abdada) over the MPI wire. Two
-// kinds of test in one binary:
+// The distributed backends (mpi-lazy, mpi-abdada, mpi-aphid) over the MPI
+// wire. Two kinds of test in one binary:
 //  * MpiWorld.*: run by ctest under `mpiexec -n N` (N = 2, 3, 4): rank 0
 //    runs GoogleTest, the other ranks serve the backends it builds, as
 //    xqlab's own ranks do. For each backend: exact mode returns the serial
 //    value at 1..N ranks x 1-2 threads, one rank is the serial search node
-//    for node, every search ends drained (sent = received, rank by rank),
+//    for node (mpi-lazy, mpi-abdada), APHID's leaves are searched on every
+//    rank, every search ends drained (sent = received, rank by rank),
 //    200 start/stop cycles end, and bad requests are refused in one line.
 //  * MpiLaunch.*: run as a plain process; they start `mpiexec ... xqlab` and
 //    check what a user sees: the wire's counters against Open MPI's own
@@ -34,7 +35,7 @@ using namespace std::chrono_literals;
 
 int world_size() { return dist::mpi_world() ? dist::mpi_world()->size() : 0; }
 
-const std::vector<std::string> kBackends = {"mpi-lazy", "mpi-abdada"};
+const std::vector<std::string> kBackends = {"mpi-lazy", "mpi-abdada", "mpi-aphid"};
 
 std::unique_ptr<Backend> on_mpi(const std::string& backend, int ranks, int threads,
                                 const std::string& scheme = "xor", int depth_param = 2) {
@@ -45,7 +46,9 @@ std::unique_ptr<Backend> on_mpi(const std::string& backend, int ranks, int threa
   set_param(c, "wire=mpi");
   set_param(c, "ranks=" + std::to_string(ranks));
   // Small depths for the small searches here: shipped entries, home claims.
-  set_param(c, (backend == "mpi-lazy" ? "share_depth=" : "home_depth=") + std::to_string(depth_param));
+  if (backend != "mpi-aphid")
+    set_param(c, (backend == "mpi-lazy" ? "share_depth=" : "home_depth=") +
+                     std::to_string(depth_param));
   return make_backend(backend, c);
 }
 
@@ -86,11 +89,11 @@ TEST_F(MpiWorld, ExactModeIsTheSerialValueAtEveryRankCount) {
           ++searched;
         }
       }
-  EXPECT_EQ(searched, 2 * world_size() * 2 * int(ps.size()));
+  EXPECT_EQ(searched, int(kBackends.size()) * world_size() * 2 * int(ps.size()));
 }
 
 TEST_F(MpiWorld, OneRankIsTheSerialSearchNodeForNode) {
-  for (const std::string& backend : kBackends) {
+  for (const std::string backend : {"mpi-lazy", "mpi-abdada"}) {
     auto one = on_mpi(backend, 1, 1);
     const int compared = test::expect_serial_node_for_node(*one);
     EXPECT_GE(compared, 10) << backend;
@@ -112,6 +115,32 @@ TEST_F(MpiWorld, DeepNodesAreClaimedAtTheirHomesAcrossProcesses) {
   EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped);
   expect_drained(r, ranks, "mpi-abdada depth 8");
   for (const RankFigures& f : r.ranks) EXPECT_GT(f.nodes, 0u) << "every rank searched";
+}
+
+// APHID across processes: rank 0's master hands leaves to the other ranks'
+// searchers, whose results reach its table (with a dedicated master, every
+// leaf is searched on another rank).
+TEST_F(MpiWorld, AphidLeavesAreSearchedOnEveryRank) {
+  const int ranks = world_size();
+  for (const bool dedicated : {false, true}) {
+    BackendConfig c;
+    c.hash = "perthread";
+    c.hash_mib = 4;
+    set_param(c, "wire=mpi");
+    set_param(c, "ranks=" + std::to_string(ranks));
+    set_param(c, dedicated ? "aphid_master=no" : "aphid_master=yes");
+    auto b = make_backend("mpi-aphid", c);
+    SearchOptions o;
+    o.limits.depth = 8;
+    Observer quiet;
+    const SearchResult r = b->search(Position(), o, quiet);
+    const std::string what = dedicated ? "dedicated master" : "searching master";
+    EXPECT_EQ(r.depth, 8) << what;
+    EXPECT_GT(r.stats.master_passes, 0u) << what;
+    EXPECT_GT(r.stats.leaf_searches, 0u) << what;
+    expect_drained(r, ranks, what);
+    for (const RankFigures& f : r.ranks) EXPECT_GT(f.nodes, 0u) << what << ": every rank searched";
+  }
 }
 
 TEST_F(MpiWorld, EntriesReachEveryOtherRankAndTheNodeLimitBindsAll) {
@@ -147,7 +176,7 @@ TEST_F(MpiWorld, TwoHundredStartStopCyclesEndDrained) {
       ++cycles;
     }
   }
-  EXPECT_EQ(cycles, 400);
+  EXPECT_EQ(cycles, 200 * int(kBackends.size()));
 }
 
 TEST_F(MpiWorld, BadRequestsAreRefusedInOneLine) {
