@@ -78,11 +78,10 @@ TEST(CliSim, TextAndCsvSaySimulated) {
 // the same figures. A lab without a distributed backend refuses --ranks.
 TEST(CliSim, RanksSweepADistributedBackend) {
   const std::string csv = temp("ranks.csv");
-  std::vector<std::string> lab = {"lab",     "--simulate", "--backends", "mpi-lazy,lazysmp",
-                                        "--ranks", "1,2,4",      "--threads",  "1,2",
-                                        "--depth", "4",          "--runs",     "1",
-                                        "--quiet"};
-  lab = with(lab, xq::test::lab_size_args());
+  const std::vector<std::string> lab =
+      with({"lab", "--simulate", "--backends", "mpi-lazy,lazysmp", "--ranks", "1,2,4",
+            "--threads", "1,2", "--depth", "4", "--runs", "1", "--quiet"},
+           xq::test::lab_size_args());
   const XqlabRun a = run_xqlab(with(lab, {"--json", "--csv", csv}));
   const XqlabRun b = run_xqlab(with(lab, {"--json"}));
   ASSERT_EQ(a.status, 0) << a.err;
@@ -170,10 +169,10 @@ TEST(CliSim, CalibratedProfileIsReadBack) {
 // --sim-cores: the threads share fewer virtual cores, time-sliced; the
 // document and the text say so, and the same searches take longer.
 TEST(CliSim, SimCoresTimeSlicesAndSaysSo) {
-  std::vector<std::string> lab = {"lab", "--simulate", "--backends", "lazysmp", "--threads",
-                                        "4", "--depth", "5", "--runs", "1", "--quiet",
-                                        "--sim-cost", "slice=20us"};
-  lab = with(lab, xq::test::lab_size_args());
+  const std::vector<std::string> lab =
+      with({"lab", "--simulate", "--backends", "lazysmp", "--threads", "4", "--depth", "5",
+            "--runs", "1", "--quiet", "--sim-cost", "slice=20us"},
+           xq::test::lab_size_args());
   const XqlabRun sliced = run_xqlab(with(lab, {"--sim-cores", "2", "--json"}));
   const XqlabRun full = run_xqlab(with(lab, {"--json"}));
   const XqlabRun text = run_xqlab(with(lab, {"--sim-cores", "2"}));
