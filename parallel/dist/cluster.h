@@ -37,8 +37,9 @@
 //                                          at the start of each search (stop:
 //                                          the search's flag, SearchShared::stop)
 //   template <class R> void begin(R&, SearchShared&);
-//                                          optional: after reset, with the
-//                                          search's options (mpi-aphid)
+//                                          optional: after reset and the
+//                                          threads' reset, with the search's
+//                                          options (mpi-aphid)
 //   template <class R> void tick(R&);      once per tick, by the wire thread
 //   template <class R> void stopping(R&);  the rank's threads are told to stop
 //                                          (done_ or the search's stop flag is
@@ -315,11 +316,11 @@ class Rank {
     ended_by_stop_ = false;
     fin_from_.assign(std::size_t(p_.ranks), false);
     mode_.reset(id, shared.stop);
-    if constexpr (requires { mode_.begin(*this, shared); }) mode_.begin(*this, shared);
     for (auto& t : threads_) {
       reset_worker(*t, pos);
       t->result = SearchResult{};
     }
+    if constexpr (requires { mode_.begin(*this, shared); }) mode_.begin(*this, shared);
     hooks_.emplace(*this);
     search_.emplace(tt_, *hooks_, shared);
     running_ = true;

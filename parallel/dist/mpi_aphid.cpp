@@ -130,8 +130,9 @@ class AphidMode final : public aphid::Crew {
     for (std::size_t i = 0; i < ledgers_.size(); ++i)
       ledgers_[i].open(start, rank_ == 0 && i == 0 ? aphid::Part::Search : aphid::Part::Idle);
   }
-  // After reset (cluster.h), with the search's options: rank 0 readies the
-  // master's table before any searcher can ask it for a leaf.
+  // After reset and the threads' (cluster.h), with the search's options:
+  // rank 0 readies the master's table before any searcher can ask it for
+  // a leaf.
   template <class R>
   void begin(R& rank, SearchShared& shared) {
     if (rank_ != 0) return;
@@ -139,7 +140,8 @@ class AphidMode final : public aphid::Crew {
     for (int g = master_searches_ ? 0 : 1; g < ranks_ * threads_; ++g) searchers.push_back(g);
     using Probe = Search<Tt, SerialHooks>;
     master_.begin(aphid::settings_of(config_, std::move(searchers), shared.options.exact),
-                  master_searches_, rank.table(), Probe::effective_features(shared.options),
+                  master_searches_, rank.thread(0).pos, rank.table(),
+                  Probe::effective_features(shared.options),
                   shared.options.algorithm == Algorithm::Pvs, shared, this);
   }
 

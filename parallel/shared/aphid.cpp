@@ -80,8 +80,8 @@ class AphidBackend final : public RootBackend<Table, AphidThread> {
     hooks_.emplace(threads_, master_);
     search_.emplace(this->tt_, *hooks_, shared);
     master_.begin(aphid::settings_of(config_, std::move(searchers), shared.options.exact),
-                  master_searches_, this->tt_, search_->features(), search_->pvs(), shared,
-                  nullptr);
+                  master_searches_, pos, this->tt_, search_->features(), search_->pvs(),
+                  shared, nullptr);
   }
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {

@@ -142,12 +142,16 @@ class Master {
 
   int plies() const { return plies_; }
 
-  // A new search (no searcher runs): the table for `s`, the master's
-  // transposition table (its move at a top node), and the crew.
+  // A new search of `root` (no searcher runs): the table for `s`, the
+  // master's transposition table (its move at a top node), and the crew.
   // (`features` and `pvs`: the search's, Search::features() and pvs().)
-  void begin(Settings s, bool master_searches, Tt& tt, const Features& features, bool pvs,
-             SearchShared& shared, Crew* crew) {
+  // The root is kept as given: the master's own position after a search
+  // is the same position, but its piece lists may be in another order,
+  // and so would its leaves' move orders be.
+  void begin(Settings s, bool master_searches, const Position& root, Tt& tt,
+             const Features& features, bool pvs, SearchShared& shared, Crew* crew) {
     table_.emplace(std::move(s));
+    root_ = root;
     master_searches_ = master_searches;
     tt_ = &tt;
     shared_ = &shared;
@@ -189,7 +193,6 @@ class Master {
     while (seen_depth < depth &&
            !shared.root_depth.compare_exchange_weak(seen_depth, depth, std::memory_order_relaxed)) {
     }
-    root_ = main.pos;
     orders_.clear();
     iteration_depth_ = depth;
     while (true) {
