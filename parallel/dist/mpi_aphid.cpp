@@ -7,17 +7,21 @@
 // the paper). The table lives at rank 0 only; searchers elsewhere get their
 // leaves by message:
 //
-//   LEAF_ASK   searcher -> 0: give me a leaf (sent once, at the start);
+//   LEAF_ASK   searcher -> 0: give me leaves (sent once, at the start);
 //   LEAF_JOB   0 -> searcher's rank: a leaf to search (its line from the
-//              root, depths, window), answered at once when the table has
-//              one for it, else as soon as a pass (or a dropped leaf) does;
+//              root, depths, window), sent at once when the table has one
+//              for it, else as soon as a pass (or a dropped leaf) does; a
+//              searcher holds up to `aphid_queue` leaves, so that with 2 or
+//              more the next is there when a result leaves (Brockington's
+//              searchers read a local copy of the table instead of asking);
+//              a leaf beyond the first held is never speculative;
 //   LEAF_RESULT searcher -> 0: what one depth of the leaf's search proved;
-//              the last depth's also asks for the next leaf;
+//              the last depth's also frees the leaf's place in the queue;
 //   LEAF_YIELD 0 -> searcher's rank: the pass wants a leaf of yours; give
 //              up the speculative search (one ply deeper than needed) of
-//              the leaf named;
-//   LEAF_DROP  searcher -> 0: the leaf named was given up (a yield) and
-//              goes back to the table; also asks for the next leaf.
+//              the leaf named, or drop it from the queue;
+//   LEAF_DROP  searcher's rank -> 0: the leaf named was given up (a yield)
+//              and goes back to the table; its place is free.
 //
 // So no searcher waits on the master inside a tree, and the master never
 // waits on a message: results move its table, and it passes again when one
@@ -27,7 +31,9 @@
 // a searcher searches, the passes, the uncertain leaves and the re-searches
 // are counted as in `aphid` (summed over every rank), and every thread's
 // time is booked (idle while a searcher waits for a leaf).
+#include <algorithm>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 
 #include "parallel/dist/cluster_backend.h"
@@ -59,11 +65,11 @@ class AphidRankHooks : public SerialHooks {
   R& rank_;
 };
 
-// A searcher of a rank other than 0: the leaf rank 0 sent it.
+// A searcher of a rank other than 0: the leaves rank 0 sent it.
 struct alignas(64) Inbox {
   std::mutex mutex;
   std::condition_variable cv;
-  std::optional<aphid::Job> job;     // under mutex
+  std::deque<aphid::Job> jobs;       // under mutex, oldest first
   std::atomic<Key> current{0};       // the leaf it searches (a YIELD names it)
   std::atomic<bool> yield{false};    // read at every node
 };
@@ -107,6 +113,7 @@ class AphidMode final : public aphid::Crew {
         ranks_(p.ranks),
         threads_(p.threads),
         master_searches_(c.param("aphid_master") != 0 || p.ranks * p.threads == 1),
+        queue_(int(c.param("aphid_queue"))),
         master_(c, p.threads),
         inboxes_(std::size_t(p.threads)),
         ledgers_(std::size_t(p.threads)),
@@ -121,7 +128,7 @@ class AphidMode final : public aphid::Crew {
   void reset(std::uint64_t id, const std::atomic<bool>&) {
     id_ = id;
     for (Inbox& b : inboxes_) {
-      b.job.reset();
+      b.jobs.clear();
       b.current.store(0, std::memory_order_relaxed);
       b.yield.store(false, std::memory_order_relaxed);
     }
@@ -169,11 +176,12 @@ class AphidMode final : public aphid::Crew {
   void after_pass(aphid::Table& table) override {
     for (int g = threads_; g < ranks_ * threads_; ++g) {
       Remote& s = remote_[std::size_t(g)];
-      if (s.hungry) {
-        feed(table, g);
-      } else if (s.speculating && !s.yield_sent && table.has_work(g)) {
-        s.yield_sent = true;
-        wire_->send(g / threads_, Tag::LeafYield, Writer().put(id_).put(std::uint16_t(g)).put(s.key).take());
+      if (s.hungry) feed(table, g);
+      for (Held& h : s.held) {
+        if (!h.speculative || h.yield_sent || !table.has_work(g)) continue;
+        h.yield_sent = true;
+        wire_->send(g / threads_, Tag::LeafYield,
+                    Writer().put(id_).put(std::uint16_t(g)).put(h.key).take());
       }
     }
   }
@@ -217,7 +225,7 @@ class AphidMode final : public aphid::Crew {
           aphid::Table& table = master_.table();
           table.record(key, d, win, v, line, done);
           if (done) {
-            remote_[std::size_t(g)].speculating = false;
+            remote_[std::size_t(g)].forget(key);
             if (!fin_sent) feed(table, g);
           }
         }
@@ -229,12 +237,12 @@ class AphidMode final : public aphid::Crew {
         const auto key = r.get<Key>();
         const std::lock_guard lock(master_.mutex());
         master_.table().release(key);
-        remote_[std::size_t(g)].speculating = false;
+        remote_[std::size_t(g)].forget(key);
         if (!fin_sent) feed(master_.table(), g);
         return true;
       }
       case Tag::LeafJob: {
-        Inbox& box = inbox(r, m);
+        Inbox& box = inbox(r.get<std::uint16_t>(), m);
         aphid::Job job;
         job.key = r.get<Key>();
         job.first = r.get<Depth>();
@@ -244,15 +252,24 @@ class AphidMode final : public aphid::Crew {
         job.again = r.get<std::uint8_t>() != 0;
         job.path = get_moves(r);
         const std::lock_guard lock(box.mutex);
-        box.job = std::move(job);
+        box.jobs.push_back(std::move(job));
         box.cv.notify_one();
         return true;
       }
       case Tag::LeafYield: {
-        Inbox& box = inbox(r, m);
+        const auto g = std::uint16_t(r.get<std::uint16_t>());
+        Inbox& box = inbox(g, m);
         const auto key = r.get<Key>();
-        if (box.current.load(std::memory_order_relaxed) == key)
+        const std::lock_guard lock(box.mutex);
+        const auto queued = std::find_if(box.jobs.begin(), box.jobs.end(),
+                                         [&](const aphid::Job& j) { return j.key == key; });
+        if (queued != box.jobs.end()) {  // not begun: it goes back at once
+          box.jobs.erase(queued);
+          if (!fin_sent)
+            wire_->send(0, Tag::LeafDrop, Writer().put(id_).put(g).put(key).take());
+        } else if (box.current.load(std::memory_order_relaxed) == key) {
           box.yield.store(true, std::memory_order_relaxed);
+        }
         return true;
       }
       default:
@@ -264,12 +281,21 @@ class AphidMode final : public aphid::Crew {
   RoundTrips round_trips() const { return {}; }
 
  private:
+  // A leaf sent to a searcher of another rank and not yet done.
+  struct Held {
+    Key key = 0;
+    bool speculative = false;  // a ply deeper than needed ...
+    bool yield_sent = false;   // ... and told to give way
+  };
   // What rank 0 knows of a searcher of another rank (under the table's lock).
   struct Remote {
-    bool hungry = false;       // asked, and the table had nothing for it
-    bool speculating = false;  // its leaf is a speculative search ...
-    bool yield_sent = false;   // ... told to give way
-    Key key = 0;               // the leaf last sent to it
+    bool hungry = false;     // has room, and the table had nothing for it
+    std::vector<Held> held;  // sent, oldest first (at most aphid_queue)
+    void forget(Key key) {
+      const auto it = std::find_if(held.begin(), held.end(),
+                                   [&](const Held& h) { return h.key == key; });
+      if (it != held.end()) held.erase(it);
+    }
   };
 
   // A searcher id from a message, checked against the cluster's.
@@ -281,8 +307,7 @@ class AphidMode final : public aphid::Crew {
                                " from rank " + std::to_string(m.source));
     return g;
   }
-  Inbox& inbox(Reader& r, const dist::Message& m) {
-    const int g = r.get<std::uint16_t>();
+  Inbox& inbox(int g, const dist::Message& m) {
     if (rank_ == 0 || m.source != 0 || g / threads_ != rank_)
       throw std::runtime_error("mpi-aphid: rank " + std::to_string(rank_) +
                                " received a job for searcher " + std::to_string(g) +
@@ -290,25 +315,29 @@ class AphidMode final : public aphid::Crew {
     return inboxes_[std::size_t(g % threads_)];
   }
 
-  // Under the table's lock: the next leaf of searcher g, sent to its rank,
-  // or g waits for the next pass. Nothing is sent once the rank stops.
+  // Under the table's lock: searcher g's next leaves, sent to its rank
+  // until it holds `queue_` (a speculative one only as its first), or g
+  // waits for the next pass. Nothing is sent once the rank stops.
   void feed(aphid::Table& table, int g) {
     Remote& s = remote_[std::size_t(g)];
     s.hungry = false;
     if (done_->load(std::memory_order_relaxed)) return;
-    std::optional<aphid::Job> job = table.take(g, true);
-    if (!job) {
-      s.hungry = true;
-      return;
+    while (int(s.held.size()) < queue_) {
+      std::optional<aphid::Job> job = table.take(g, s.held.empty());
+      if (!job) {
+        s.hungry = true;
+        return;
+      }
+      s.held.push_back({job->key, job->speculative, false});
+      send_job(g, *job);
     }
-    s.speculating = job->speculative;
-    s.yield_sent = false;
-    s.key = job->key;
+  }
+  void send_job(int g, const aphid::Job& job) {
     Writer w;
-    w.put(id_).put(std::uint16_t(g)).put(job->key).put(job->first).put(job->depth);
-    put_window(w, job->window);
-    w.put(std::uint8_t(job->speculative)).put(std::uint8_t(job->again));
-    put_moves(w, job->path);
+    w.put(id_).put(std::uint16_t(g)).put(job.key).put(job.first).put(job.depth);
+    put_window(w, job.window);
+    w.put(std::uint8_t(job.speculative)).put(std::uint8_t(job.again));
+    put_moves(w, job.path);
     wire_->send(g / threads_, Tag::LeafJob, w.take());
   }
 
@@ -327,10 +356,11 @@ class AphidMode final : public aphid::Crew {
         std::unique_lock lock(box.mutex);
         // A wake-up is never lost (the job and the stop are set under the
         // lock); the timeout only bounds a wait on a rank that went away.
-        while (!box.job && !rank.stopped(w)) box.cv.wait_for(lock, std::chrono::milliseconds(10));
+        while (box.jobs.empty() && !rank.stopped(w))
+          box.cv.wait_for(lock, std::chrono::milliseconds(10));
         if (rank.stopped(w)) return;
-        job = std::move(*box.job);
-        box.job.reset();
+        job = std::move(box.jobs.front());
+        box.jobs.pop_front();
         box.current.store(job.key, std::memory_order_relaxed);
         box.yield.store(false, std::memory_order_relaxed);
       }
@@ -355,6 +385,7 @@ class AphidMode final : public aphid::Crew {
   const BackendConfig config_;
   const int ranks_, threads_;
   const bool master_searches_;
+  const int queue_;  // leaves a searcher of another rank holds at most
   aphid::Master<Tt> master_;  // rank 0's
   std::vector<Inbox> inboxes_;          // by local thread id (ranks other than 0)
   std::vector<aphid::Ledger> ledgers_;  // by local thread id
@@ -387,6 +418,10 @@ extern const BackendInfo kMpiAphidBackend = {
         std::vector<ParamSpec> v = dist::cluster_params();
         const std::vector<ParamSpec> own = aphid::master_params();
         v.insert(v.end(), own.begin(), own.end());
+        v.push_back({"aphid_queue",
+                     "leaves a searcher of another rank holds at most (1: it asks for the next "
+                     "when a result leaves; 2 or more: the next is there already)",
+                     1, 8, {}, 1});
         return v;
       }();
       return kParams;

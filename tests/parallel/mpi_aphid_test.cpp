@@ -51,11 +51,14 @@ TEST(MpiAphid, OneRankOfOneThreadIsAphidNodeForNode) {
   EXPECT_GE(compared, 10);
 }
 
+// (At two threads per rank the other ranks' searchers hold two leaves
+// each: aphid_queue=2.)
 TEST(MpiAphid, ExactModeIsTheSerialValueAtOneToFourRanks) {
   std::map<int, std::uint64_t> remote_nodes;  // nodes of ranks other than 0, by rank count
   EXPECT_GT(test::expect_exact_at_one_to_four_ranks(
                 [](int ranks, int threads) {
-                  return aphid_cluster(ranks, threads, ranks % 2 ? "perthread" : "xor");
+                  return aphid_cluster(ranks, threads, ranks % 2 ? "perthread" : "xor",
+                                       {"aphid_queue=" + std::to_string(threads)});
                 },
                 [&](int ranks, int, const SearchResult& r) {
                   for (std::size_t i = 1; i < r.ranks.size(); ++i)
@@ -69,15 +72,20 @@ TEST(MpiAphid, ExactModeIsTheSerialValueAtOneToFourRanks) {
 
 // With a dedicated master (aphid_master=no) and one thread per rank, rank 0
 // searches only the top tree and the shallow iterations: every leaf search
-// runs on another rank and reaches rank 0 by message.
+// runs on another rank and reaches rank 0 by message. Each searcher holding
+// one leaf at a time, or three (a queue: the next leaves sent ahead).
 TEST(MpiAphid, LeavesAreSearchedOnTheOtherRanks) {
+  for (const int queue : {1, 3})
   for (const bool dedicated : {false, true}) {
-    auto b = aphid_cluster(3, 1, "perthread", {dedicated ? "aphid_master=no" : "aphid_master=yes"});
+    auto b = aphid_cluster(3, 1, "perthread",
+                           {dedicated ? "aphid_master=no" : "aphid_master=yes",
+                            "aphid_queue=" + std::to_string(queue)});
     SearchOptions o;
     o.limits.depth = 8;
     Observer quiet;
     const SearchResult r = b->search(Position(), o, quiet);
-    const std::string what = dedicated ? "dedicated master" : "searching master";
+    const std::string what = std::string(dedicated ? "dedicated master" : "searching master") +
+                             ", queue " + std::to_string(queue);
     EXPECT_EQ(r.depth, 8) << what;
     EXPECT_GT(r.stats.master_passes, 0u) << what;
     EXPECT_GT(r.stats.leaf_searches, 0u) << what;
