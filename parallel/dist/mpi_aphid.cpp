@@ -74,26 +74,12 @@ struct alignas(64) Inbox {
   std::atomic<bool> yield{false};    // read at every node
 };
 
-void put_window(Writer& w, aphid::Window win) { w.put(win.alpha).put(win.beta); }
-aphid::Window get_window(Reader& r) {
-  aphid::Window win;
-  win.alpha = r.get<Value>();
-  win.beta = r.get<Value>();
-  return win;
-}
-void put_moves(Writer& w, std::span<const Move> moves) {
-  w.put(std::uint16_t(moves.size()));
-  for (Move m : moves) w.put(m.raw());
-}
-std::vector<Move> get_moves(Reader& r) {
-  std::vector<Move> v(r.get<std::uint16_t>());
-  if (v.size() > std::size_t(kMaxPly))
-    throw std::runtime_error("malformed message: a line of " + std::to_string(v.size()) +
-                             " moves");
-  for (Move& m : v) {
-    m = Move::from_raw(r.get<std::uint16_t>());
+// A leaf's line or result line: at most kMaxPly moves, each a move.
+std::vector<Move> get_line(Reader& r) {
+  std::vector<Move> v;
+  dist::get_moves(r, v, std::size_t(kMaxPly));
+  for (Move m : v)
     if (!m.is_ok()) throw std::runtime_error("malformed message: a line holds no move");
-  }
   return v;
 }
 
@@ -216,10 +202,10 @@ class AphidMode final : public aphid::Crew {
         const int g = searcher(r, m);
         const auto key = r.get<Key>();
         const auto d = r.get<Depth>();
-        const aphid::Window win = get_window(r);
+        const auto win = r.get<aphid::Window>();
         const auto v = r.get<Value>();
         const bool done = r.get<std::uint8_t>() != 0;
-        const std::vector<Move> line = get_moves(r);
+        const std::vector<Move> line = get_line(r);
         {
           const std::lock_guard lock(master_.mutex());
           aphid::Table& table = master_.table();
@@ -247,10 +233,10 @@ class AphidMode final : public aphid::Crew {
         job.key = r.get<Key>();
         job.first = r.get<Depth>();
         job.depth = r.get<Depth>();
-        job.window = get_window(r);
+        job.window = r.get<aphid::Window>();
         job.speculative = r.get<std::uint8_t>() != 0;
         job.again = r.get<std::uint8_t>() != 0;
-        job.path = get_moves(r);
+        job.path = get_line(r);
         const std::lock_guard lock(box.mutex);
         box.jobs.push_back(std::move(job));
         box.cv.notify_one();
@@ -335,9 +321,9 @@ class AphidMode final : public aphid::Crew {
   void send_job(int g, const aphid::Job& job) {
     Writer w;
     w.put(id_).put(std::uint16_t(g)).put(job.key).put(job.first).put(job.depth);
-    put_window(w, job.window);
+    w.put(job.window);
     w.put(std::uint8_t(job.speculative)).put(std::uint8_t(job.again));
-    put_moves(w, job.path);
+    dist::put_moves(w, job.path);
     wire_->send(g / threads_, Tag::LeafJob, w.take());
   }
 
@@ -370,9 +356,9 @@ class AphidMode final : public aphid::Crew {
           [&](Depth d, Value v, std::span<const Move> line, bool done) {
             Writer out;
             out.put(id_).put(g).put(job.key).put(d);
-            put_window(out, job.window);
+            out.put(job.window);
             out.put(v).put(std::uint8_t(done));
-            put_moves(out, line);
+            dist::put_moves(out, line);
             wire_->send(0, Tag::LeafResult, out.take());
           });
       box.current.store(0, std::memory_order_relaxed);

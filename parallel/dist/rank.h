@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -197,10 +199,23 @@ static_assert(std::is_trivially_copyable_v<Limits>);
 static_assert(std::is_trivially_copyable_v<Features>);
 static_assert(std::is_trivially_copyable_v<SearchTuning>);
 
+// A list of moves: its length, then each move's 16 bits. A list longer
+// than `max_moves` is a malformed message.
+inline void put_moves(Writer& w, std::span<const Move> moves) {
+  w.put(std::uint16_t(moves.size()));
+  for (Move m : moves) w.put(m.raw());
+}
+inline void get_moves(Reader& r, std::vector<Move>& out, std::size_t max_moves = 0xFFFF) {
+  const std::size_t n = r.get<std::uint16_t>();
+  if (n > max_moves)
+    throw std::runtime_error("malformed message: a line of " + std::to_string(n) + " moves");
+  out.resize(n);
+  for (Move& m : out) m = Move::from_raw(r.get<std::uint16_t>());
+}
+
 inline void put_request(Writer& w, std::uint64_t id, const Position& pos, const SearchOptions& o) {
   w.put(id).put(pos).put(o.limits).put(o.algorithm).put(o.features).put(o.tuning).put(o.exact);
-  w.put(std::uint16_t(o.banned_root_moves.size()));
-  for (Move m : o.banned_root_moves) w.put(m.raw());
+  put_moves(w, o.banned_root_moves);
 }
 
 struct Request {
@@ -217,8 +232,7 @@ inline void get_request(Reader& r, Request& q) {
   q.options.features = r.get<Features>();
   q.options.tuning = r.get<SearchTuning>();
   q.options.exact = r.get<bool>();
-  q.options.banned_root_moves.resize(r.get<std::uint16_t>());
-  for (Move& m : q.options.banned_root_moves) m = Move::from_raw(r.get<std::uint16_t>());
+  get_moves(r, q.options.banned_root_moves);
 }
 
 // Counters travel as their 8-byte values, in XQ_SEARCH_COUNTERS order.
@@ -241,16 +255,14 @@ struct Ballot {
 
 inline void put_ballot(Writer& w, const Ballot& b) {
   w.put(b.move.raw()).put(std::int32_t(b.score)).put(std::int32_t(b.depth));
-  w.put(std::uint16_t(b.pv.size()));
-  for (Move m : b.pv) w.put(m.raw());
+  put_moves(w, b.pv);
 }
 inline Ballot get_ballot(Reader& r) {
   Ballot b;
   b.move = Move::from_raw(r.get<std::uint16_t>());
   b.score = Value(r.get<std::int32_t>());
   b.depth = Depth(r.get<std::int32_t>());
-  b.pv.resize(r.get<std::uint16_t>());
-  for (Move& m : b.pv) m = Move::from_raw(r.get<std::uint16_t>());
+  get_moves(r, b.pv);
   return b;
 }
 

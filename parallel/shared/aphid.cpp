@@ -24,10 +24,6 @@
 namespace xq {
 namespace {
 
-struct AphidThread : LedgerThread {
-  explicit AphidThread(int thread_id) : LedgerThread(thread_id) {}
-};
-
 template <class Table>
 class AphidBackend;
 
@@ -37,7 +33,7 @@ template <class Table>
 class AphidHooks : public SerialHooks {
  public:
   static constexpr bool kRunsIterations = true;
-  AphidHooks(RootThreads<AphidThread>& threads, aphid::Master<Table>& master)
+  AphidHooks(RootThreads<LedgerThread>& threads, aphid::Master<Table>& master)
       : threads_(threads), master_(master) {}
 
   bool aborted(const Worker& w) const {
@@ -48,17 +44,17 @@ class AphidHooks : public SerialHooks {
   template <class S>
   Value run_iteration(S& search, Worker& w, Depth depth, Value prev, const Worker*& line) {
     line = &w;
-    return master_.iteration(search, w, static_cast<AphidThread&>(w).ledger, depth, prev);
+    return master_.iteration(search, w, static_cast<LedgerThread&>(w).ledger, depth, prev);
   }
 
  private:
-  RootThreads<AphidThread>& threads_;
+  RootThreads<LedgerThread>& threads_;
   aphid::Master<Table>& master_;
 };
 
 template <class Table>
-class AphidBackend final : public RootBackend<Table, AphidThread> {
-  using Base = RootBackend<Table, AphidThread>;
+class AphidBackend final : public RootBackend<Table, LedgerThread> {
+  using Base = RootBackend<Table, LedgerThread>;
   using Hooks = AphidHooks<Table>;
   using SearchT = Search<Table, Hooks>;
 
@@ -74,7 +70,6 @@ class AphidBackend final : public RootBackend<Table, AphidThread> {
   void begin_search(const Position& pos, SearchShared& shared) override {
     threads_.reset(pos);
     open_ledgers(threads_);
-    shared_ = &shared;
     std::vector<int> searchers;
     for (int i = master_searches_ ? 0 : 1; i < threads_.size(); ++i) searchers.push_back(i);
     hooks_.emplace(threads_, master_);
@@ -86,10 +81,10 @@ class AphidBackend final : public RootBackend<Table, AphidThread> {
 
   SearchResult run_search(SearchShared& shared, Observer& observer) override {
     if (threads_.size() > 1)
-      threads_.start([this](AphidThread& t) {
+      threads_.start([this](LedgerThread& t) {
         master_.serve(*search_, t, t.ledger, [&] { return threads_.helper_stopped(t); });
       });
-    LastIterationGate<RootThreads<AphidThread>> gate(observer, threads_, shared.options.limits.depth);
+    LastIterationGate<RootThreads<LedgerThread>> gate(observer, threads_, shared.options.limits.depth);
     WakeFirst wake(gate, shared.options.limits.depth);
     SearchResult r = iterative_deepening(*search_, threads_.thread(0), shared, &wake);
     threads_.finish();
@@ -121,7 +116,6 @@ class AphidBackend final : public RootBackend<Table, AphidThread> {
   using Base::threads_;
   const BackendConfig config_;
   const bool master_searches_;
-  SearchShared* shared_ = nullptr;
   aphid::Master<Table> master_;
   std::optional<Hooks> hooks_;
   std::optional<SearchT> search_;
