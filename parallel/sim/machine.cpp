@@ -1,7 +1,10 @@
 #include "parallel/sim/machine.h"
 
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -63,6 +66,23 @@ void unpin() {
   tl_pin.sliced = false;
   pthread_setaffinity_np(pthread_self(), sizeof tl_pin.saved, &tl_pin.saved);
   tl_pin.pinned = false;
+}
+
+// The token's word: 0 none, 1 held, 2 none and its thread asleep in the
+// kernel; a hand-over makes the system call only for a sleeper. The wait is
+// the kernel's futex itself, not std::atomic::wait, whose library spins and
+// then calls sched_yield a dozen times before it sleeps: with every logical
+// thread pinned to one core those yields ran the other waiters in turn
+// (sched_yield was half of a 64-thread simulation's time in a profile).
+// Measured, ybwc at 64 logical threads, data/middlegames.csv at depth 7,
+// three interleaved pairs: 1.165 M simulated nodes per second before, 1.511
+// M after (docs/journal/2026-11-29-sim-speed.md).
+void futex_wait(std::atomic<int>& word, int expected) {
+  syscall(SYS_futex, reinterpret_cast<int*>(&word), FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
+}
+
+void futex_wake(std::atomic<int>& word) {
+  syscall(SYS_futex, reinterpret_cast<int*>(&word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 
 std::uint64_t splitmix64(std::uint64_t x) {
@@ -182,7 +202,11 @@ void Machine::spawn(int id, Time after) {
     s.ran = 0;
     enqueue(id);  // it runs once it has a core
   }
-  s.go.store(0, std::memory_order_relaxed);
+  // A token left from an earlier search goes; a thread that already waits
+  // for this one (its OS thread may attach before the spawner gets here)
+  // keeps its mark, or the hand-over that starts it would not wake it.
+  int stale = 1;
+  s.go.compare_exchange_strong(stale, 0, std::memory_order_relaxed);
   ++attached_;
   note(s.clock, id, TimelineEvent::What::Spawned, 0, -1);
 }
@@ -369,8 +393,7 @@ void Machine::switch_to(int next, bool wait) {
   n.state = State::Runnable;
   if (next == me) return;
   ++switches_;
-  n.go.store(1, std::memory_order_release);
-  n.go.notify_one();
+  if (n.go.exchange(1, std::memory_order_release) == 2) futex_wake(n.go);
   if (wait) take_token(me);
 }
 
@@ -381,7 +404,15 @@ void Machine::take_token(int id) {
   // system call. With fewer cores the spinners would take the runner's.
   if (spin_)
     for (int i = 0; i < 4096 && go.load(std::memory_order_acquire) == 0; ++i) cpu_relax();
-  while (go.load(std::memory_order_acquire) == 0) go.wait(0, std::memory_order_acquire);
+  for (;;) {
+    int v = go.load(std::memory_order_acquire);
+    if (v == 1) break;
+    if (v == 0 && !go.compare_exchange_strong(v, 2, std::memory_order_acquire)) {
+      if (v == 1) break;
+      continue;
+    }
+    futex_wait(go, 2);
+  }
   go.store(0, std::memory_order_relaxed);
 }
 
