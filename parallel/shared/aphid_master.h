@@ -140,7 +140,6 @@ class Master {
   Master(const BackendConfig& c, int local_threads)
       : plies_(int(c.param("aphid_plies"))), locals_(std::size_t(local_threads)) {}
 
-
   // A new search of `root` (no searcher runs): the table for `s`, the
   // master's transposition table (its move at a top node), and the crew.
   // (`features` and `pvs`: the search's, Search::features() and pvs().)

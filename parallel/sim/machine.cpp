@@ -404,15 +404,8 @@ void Machine::take_token(int id) {
   // system call. With fewer cores the spinners would take the runner's.
   if (spin_)
     for (int i = 0; i < 4096 && go.load(std::memory_order_acquire) == 0; ++i) cpu_relax();
-  for (;;) {
-    int v = go.load(std::memory_order_acquire);
-    if (v == 1) break;
-    if (v == 0 && !go.compare_exchange_strong(v, 2, std::memory_order_acquire)) {
-      if (v == 1) break;
-      continue;
-    }
-    futex_wait(go, 2);
-  }
+  for (int v; (v = go.load(std::memory_order_acquire)) != 1;)
+    if (v == 2 || go.compare_exchange_strong(v, 2, std::memory_order_acquire)) futex_wait(go, 2);
   go.store(0, std::memory_order_relaxed);
 }
 
