@@ -116,6 +116,9 @@ constexpr PsqTable build_psq(const EvalParams& e) {
 // Built at compile time for the defaults; set_eval_params() rebuilds it.
 constinit EvalParams g_params{};
 constinit PsqTable g_psq = build_psq(EvalParams{});
+// The modern profile's (set_knowledge_params()).
+constinit KnowledgeParams g_knowledge{};
+constinit PsqTable g_knowledge_psq = build_psq(KnowledgeParams{}.base);
 
 int horse_mobility(const Position& pos, Square s) {
   int n = 0;
@@ -145,11 +148,21 @@ void set_eval_params(const EvalParams& params) {
   g_psq = build_psq(g_params);
 }
 
+const KnowledgeParams& knowledge_params() { return g_knowledge; }
+
+void set_knowledge_params(const KnowledgeParams& params) {
+  g_knowledge = params;
+  g_knowledge.base.piece[index(PieceType::King)] = 0;
+  g_knowledge_psq = build_psq(g_knowledge.base);
+}
+
 Value piece_value(PieceType t) { return g_params.piece[index(t)]; }
 
 Value psq_value(Piece p, Square s) { return g_psq.v[index(p)][index(s)]; }
 
-Value mobility_red(const Position& pos) {
+namespace {
+
+Value mobility_red_with(const Position& pos, const EvalParams& e) {
   Value total = 0;
   for (Color c : {Color::Red, Color::Black}) {
     Value v = 0;
@@ -157,9 +170,9 @@ Value mobility_red(const Position& pos) {
     for (int i = 0; i < pos.piece_count(c); ++i) {
       const Square s = list[i];
       switch (type_of(pos.piece_on(s))) {
-        case PieceType::Horse: v += g_params.horse_mobility * horse_mobility(pos, s); break;
-        case PieceType::Rook: v += g_params.rook_mobility * slide_mobility(pos, s); break;
-        case PieceType::Cannon: v += g_params.cannon_mobility * slide_mobility(pos, s); break;
+        case PieceType::Horse: v += e.horse_mobility * horse_mobility(pos, s); break;
+        case PieceType::Rook: v += e.rook_mobility * slide_mobility(pos, s); break;
+        case PieceType::Cannon: v += e.cannon_mobility * slide_mobility(pos, s); break;
         default: break;
       }
     }
@@ -168,9 +181,81 @@ Value mobility_red(const Position& pos) {
   return total;
 }
 
+}  // namespace
+
+Value mobility_red(const Position& pos) { return mobility_red_with(pos, g_params); }
+
+namespace {
+
+// Pieces strictly between a and b, which share a file or a rank.
+int pieces_between(const Position& pos, Square a, Square b) {
+  const int fa = file_of(a), ra = rank_of(a), fb = file_of(b), rb = rank_of(b);
+  const int df = (fb > fa) - (fb < fa), dr = (rb > ra) - (rb < ra);
+  int n = 0;
+  for (int f = fa + df, r = ra + dr; f != fb || r != rb; f += df, r += dr)
+    n += pos.piece_on(make_square(f, r)) != Piece::None;
+  return n;
+}
+
+// What colour c's pieces add against the other side, and c's phase terms.
+Value knowledge_of(const Position& pos, Color c, int on_board) {
+  const KnowledgeParams& e = g_knowledge;
+  const Color them = ~c;
+  const Square king = pos.king_square(them);
+  Value v = 0;
+  int attack = 0;
+  const Square* list = pos.pieces(c);
+  for (int i = 0; i < pos.piece_count(c); ++i) {
+    const Square s = list[i];
+    const bool across = !own_side(c, s);
+    switch (type_of(pos.piece_on(s))) {
+      case PieceType::Rook: attack += 3; break;
+      case PieceType::Horse:
+        attack += across ? 2 : 1;
+        v -= e.cannon_phase * (on_board - 20) / 2;
+        break;
+      case PieceType::Cannon:
+        attack += across ? 2 : 1;
+        v += e.cannon_phase * (on_board - 20);
+        if (file_of(s) == file_of(king) || rank_of(s) == rank_of(king)) {
+          const int between = pieces_between(pos, s, king);
+          if (between == 0) v += e.hollow_cannon;
+          else if (between == 2) v += e.pressing_cannon;
+        }
+        break;
+      case PieceType::Pawn: attack += across; break;
+      default: break;
+    }
+  }
+  if (attack > 12) attack = 12;
+  const int missing = 2 * (2 - pos.count(them, PieceType::Advisor)) +
+                      (2 - pos.count(them, PieceType::Elephant));
+  return v + e.palace_attack * attack * missing / 2;
+}
+
+}  // namespace
+
+Value knowledge_red(const Position& pos) {
+  const int on_board = pos.piece_count(Color::Red) + pos.piece_count(Color::Black);
+  return knowledge_of(pos, Color::Red, on_board) - knowledge_of(pos, Color::Black, on_board);
+}
+
 Value evaluate(const Position& pos) {
   const Value red = pos.psq_red() + mobility_red(pos);
   return pos.side_to_move() == Color::Red ? red : -red;
+}
+
+Value evaluate_modern(const Position& pos) {
+  Value psq = 0;
+  for (Color c : {Color::Red, Color::Black}) {
+    const Square* list = pos.pieces(c);
+    Value v = 0;
+    for (int i = 0; i < pos.piece_count(c); ++i)
+      v += g_knowledge_psq.v[index(pos.piece_on(list[i]))][index(list[i])];
+    psq += c == Color::Red ? v : -v;
+  }
+  const Value red = psq + mobility_red_with(pos, g_knowledge.base) + knowledge_red(pos);
+  return (pos.side_to_move() == Color::Red ? red : -red) + g_knowledge.tempo;
 }
 
 }  // namespace xq

@@ -38,7 +38,7 @@ void print_text(const Catalog& c) {
               " evolve, spsa):\n");
   for (const CatalogTunable& t : c.tunables) {
     const std::string range = std::to_string(t.min) + ".." + std::to_string(t.max);
-    std::printf("  %-22s %-6s %-10s default %-6d %s\n", t.name.c_str(), t.group.c_str(),
+    std::printf("  %-22s %-9s %-10s default %-6d %s\n", t.name.c_str(), t.group.c_str(),
                 range.c_str(), t.default_value, t.summary.c_str());
   }
 }

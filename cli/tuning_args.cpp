@@ -14,7 +14,7 @@ void add_tuning_options(CLI::App* app, TuningArgs& a, const std::string& checkpo
   a.openings = lab::common::default_suite_path();
   a.checkpoint = checkpoint_default;
   app->add_option("--params", a.params,
-                  "what is tuned: eval, search, all, or a comma list of tunable parameters "
+                  "what is tuned: eval, knowledge, search, all, or a comma list of tunable parameters "
                   "('xqlab list')")
       ->capture_default_str();
   add_profile_option(app, a.profile);

@@ -166,6 +166,10 @@ void Engine::apply_pending() {
     root_.refresh_eval();
     rebuild_pending_ = true;
   }
+  if (!(knowledge_params() == options_.tunables().knowledge)) {
+    set_knowledge_params(options_.tunables().knowledge);
+    rebuild_pending_ = true;
+  }
   if (rebuild_pending_) {
     replace_backend(options_);
     rebuild_pending_ = clear_pending_ = false;  // a new backend knows nothing yet

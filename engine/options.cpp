@@ -145,7 +145,7 @@ OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
   } else if (const TunableParam* t = find_tunable(s.name)) {
     parse_spin(s, value);  // the option's own message for a bad value
     set_tunable(next.tunables_, s.name, value);
-    effect = t->group == "eval" ? OptionEffect::Eval : OptionEffect::None;
+    effect = t->sets_eval() ? OptionEffect::Eval : OptionEffect::None;
   }
   const BackendConfig c = next.backend_config();
   if (!find_backend(next.backend_).supports(c.hash))

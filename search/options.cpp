@@ -22,6 +22,7 @@ constexpr Named kFeatureNames[] = {
     {"see", &Features::see},         {"nullplus", &Features::nullplus},
     {"iir", &Features::iir},         {"probcut", &Features::probcut},
     {"singular", &Features::singular}, {"aspdelta", &Features::aspdelta},
+    {"knowledge", &Features::knowledge},
 };
 
 bool same(const Features& a, const Features& b) {

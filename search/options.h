@@ -53,6 +53,7 @@ struct Features {
   bool probcut = false;     // ProbCut: a capture that beats beta by a margin at reduced depth
   bool singular = false;    // singular extension (and multi-cut), guarded against shuffling
   bool aspdelta = false;    // narrow aspiration windows, per-thread width, gradual widening
+  bool knowledge = false;   // Xiangqi knowledge in the evaluation (board/eval.h knowledge_red)
 
   // The thesis's engine: the first nine features.
   static Features thesis() { return Features{}; }
@@ -114,9 +115,10 @@ struct SearchOptions {
   Features features;
   SearchTuning tuning;
   // Exact mode (DESIGN.md §4): no null move, no aspiration, no table cutoffs
-  // (the table still orders moves), no repetition scoring inside the tree, so
-  // the root value is the minimax value of the depth-limited tree whatever the
-  // backend, scheme or thread count.
+  // (the table still orders moves), no repetition scoring inside the tree, the
+  // thesis's evaluation (no `knowledge`), so the root value is the minimax
+  // value of the depth-limited tree whatever the backend, scheme, thread
+  // count or profile.
   bool exact = false;
   // Caller-owned stop request, alive until the search returns (may be null).
   // Sticky: a search that finds it set when it starts completes no

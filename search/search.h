@@ -63,7 +63,8 @@ class Search {
   }
 
   // The features a search runs with: the options' own, less in exact mode
-  // every one that prunes, reduces or extends (move ordering stays).
+  // every one that prunes, reduces or extends, and the evaluation's
+  // knowledge (move ordering stays).
   static Features effective_features(const SearchOptions& o) {
     Features f = o.features;
     if (o.exact) {
@@ -71,6 +72,7 @@ class Search {
       f.aspiration = false;
       f.lmr = f.rfp = f.razor = f.lmp = f.futility = f.see = false;
       f.nullplus = f.iir = f.probcut = f.singular = f.aspdelta = false;
+      f.knowledge = false;  // the thesis's evaluation: one exact value per tree
     }
     if (!f.null) f.nullplus = false;
     return f;
@@ -171,7 +173,7 @@ class Search {
     ++w.stats.nodes;
     if (w.stats.nodes >= w.next_time_check) check_limits(w);
     if (stopped(w)) return 0;
-    if (ply >= kMaxPly) return evaluate(pos);
+    if (ply >= kMaxPly) return evaluate(pos, f_.knowledge);
 
     // Step 3. Repetition (simplified rule, see Position::repetition()).
     if (!kRoot && !shared_.options.exact) {
@@ -209,7 +211,7 @@ class Search {
     Value eval = -kInfinite;
     bool improving = false;
     if (selective_ && !kRoot) {
-      eval = in_check ? -kInfinite : evaluate(pos);
+      eval = in_check ? -kInfinite : evaluate(pos, f_.knowledge);
       w.static_eval[std::size_t(ply)] = eval;
       improving = !in_check && ply >= 2 && eval > w.static_eval[std::size_t(ply) - 2];
     }
@@ -406,20 +408,20 @@ class Search {
     w.pv[ply].size = 0;
     if (!f_.qsearch) {
       ++w.stats.nodes;
-      return evaluate(pos);
+      return evaluate(pos, f_.knowledge);
     }
     ++w.stats.nodes;
     ++w.stats.qnodes;
     if (std::uint64_t(ply) >= w.stats.seldepth) w.stats.seldepth = std::uint64_t(ply) + 1;
     if (w.stats.nodes >= w.next_time_check) check_limits(w);
     if (stopped(w)) return 0;
-    if (ply >= kMaxPly) return evaluate(pos);
+    if (ply >= kMaxPly) return evaluate(pos, f_.knowledge);
 
     // Stand pat unless in check (then every evasion is searched).
     const bool in_check = pos.in_check();
     Value best = -kInfinite;
     if (!in_check) {
-      best = evaluate(pos);
+      best = evaluate(pos, f_.knowledge);
       if (best >= beta) return best;
       if (best > alpha) alpha = best;
     }
@@ -583,7 +585,7 @@ class Search {
   // below beta. Returns the node's value when it cuts off (0 on a stop).
   std::optional<Value> try_null_move(Worker& w, Value beta, Depth depth, int ply) {
     Position& pos = w.pos;
-    if (attackers(pos) < 3 || evaluate(pos) < beta) return std::nullopt;
+    if (attackers(pos) < 3 || evaluate(pos, f_.knowledge) < beta) return std::nullopt;
     const Color us = pos.side_to_move();
     const Depth r = depth >= 9 && pos.material(us) - pos.material(~us) >= 600 ? 3 : 2;
     ++w.stats.null_tries;

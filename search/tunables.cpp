@@ -14,6 +14,11 @@ namespace {
 #define XQ_PIECE(type) [](Tunables& t) -> int& { return t.eval.piece[index(PieceType::type)]; }
 #define XQ_PSQ(type) [](Tunables& t) -> int& { return t.eval.psq_percent[index(PieceType::type)]; }
 #define XQ_SEARCH(field) [](Tunables& t) -> int& { return t.search.field; }
+#define XQ_KN(field) [](Tunables& t) -> int& { return t.knowledge.field; }
+#define XQ_KN_PIECE(type) \
+  [](Tunables& t) -> int& { return t.knowledge.base.piece[index(PieceType::type)]; }
+#define XQ_KN_PSQ(type) \
+  [](Tunables& t) -> int& { return t.knowledge.base.psq_percent[index(PieceType::type)]; }
 
 // Ranges: wide enough for a tuner to find a better value, narrow enough
 // that no value breaks the engine (no divisor reaches 0, no margin turns
@@ -43,6 +48,49 @@ const std::array kParams = {
                  XQ_EVAL(rook_mobility)},
     TunableParam{"mobility_cannon", "eval", 0, 10, "per square a cannon slides to",
                  XQ_EVAL(cannon_mobility)},
+    TunableParam{"modern_value_advisor", "knowledge", 30, 400, "modern: advisor's material value",
+                 XQ_KN_PIECE(Advisor)},
+    TunableParam{"modern_value_elephant", "knowledge", 30, 400,
+                 "modern: elephant's material value", XQ_KN_PIECE(Elephant)},
+    TunableParam{"modern_value_horse", "knowledge", 100, 800, "modern: horse's material value",
+                 XQ_KN_PIECE(Horse)},
+    TunableParam{"modern_value_rook", "knowledge", 200, 1500, "modern: rook's material value",
+                 XQ_KN_PIECE(Rook)},
+    TunableParam{"modern_value_cannon", "knowledge", 100, 800, "modern: cannon's material value",
+                 XQ_KN_PIECE(Cannon)},
+    TunableParam{"modern_value_pawn", "knowledge", 10, 150, "modern: pawn's material value",
+                 XQ_KN_PIECE(Pawn)},
+    TunableParam{"modern_psq_king", "knowledge", 0, 300, "modern: king's square bonuses, %",
+                 XQ_KN_PSQ(King)},
+    TunableParam{"modern_psq_advisor", "knowledge", 0, 300, "modern: advisor's square bonuses, %",
+                 XQ_KN_PSQ(Advisor)},
+    TunableParam{"modern_psq_elephant", "knowledge", 0, 300,
+                 "modern: elephant's square bonuses, %", XQ_KN_PSQ(Elephant)},
+    TunableParam{"modern_psq_horse", "knowledge", 0, 300, "modern: horse's square bonuses, %",
+                 XQ_KN_PSQ(Horse)},
+    TunableParam{"modern_psq_rook", "knowledge", 0, 300, "modern: rook's square bonuses, %",
+                 XQ_KN_PSQ(Rook)},
+    TunableParam{"modern_psq_cannon", "knowledge", 0, 300, "modern: cannon's square bonuses, %",
+                 XQ_KN_PSQ(Cannon)},
+    TunableParam{"modern_psq_pawn", "knowledge", 0, 300, "modern: pawn's square bonuses, %",
+                 XQ_KN_PSQ(Pawn)},
+    TunableParam{"modern_mobility_horse", "knowledge", 0, 20, "modern: per square a horse reaches",
+                 XQ_KN(base.horse_mobility)},
+    TunableParam{"modern_mobility_rook", "knowledge", 0, 10, "modern: per square a rook reaches",
+                 XQ_KN(base.rook_mobility)},
+    TunableParam{"modern_mobility_cannon", "knowledge", 0, 10,
+                 "modern: per square a cannon slides to", XQ_KN(base.cannon_mobility)},
+    TunableParam{"palace_attack", "knowledge", 0, 20,
+                 "modern: per enemy attack unit and missing palace defender",
+                 XQ_KN(palace_attack)},
+    TunableParam{"hollow_cannon", "knowledge", 0, 200,
+                 "modern: a cannon facing the king, none between", XQ_KN(hollow_cannon)},
+    TunableParam{"pressing_cannon", "knowledge", 0, 100,
+                 "modern: a cannon facing the king, two pieces between", XQ_KN(pressing_cannon)},
+    TunableParam{"cannon_phase", "knowledge", 0, 5,
+                 "modern: cannon + this x (pieces on the board - 20), horse - half",
+                 XQ_KN(cannon_phase)},
+    TunableParam{"tempo", "knowledge", 0, 30, "modern: bonus of the side to move", XQ_KN(tempo)},
     TunableParam{"lmr_base", "search", 0, 200, "LMR: reduction's constant, % of a ply",
                  XQ_SEARCH(lmr_base)},
     TunableParam{"lmr_scale", "search", 10, 150, "LMR: % of a ply per log(depth) x log(moves)",
@@ -101,6 +149,9 @@ const std::array kParams = {
 #undef XQ_PIECE
 #undef XQ_PSQ
 #undef XQ_SEARCH
+#undef XQ_KN
+#undef XQ_KN_PIECE
+#undef XQ_KN_PSQ
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 

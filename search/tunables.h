@@ -21,19 +21,26 @@ namespace xq {
 
 struct Tunables {
   EvalParams eval;
+  KnowledgeParams knowledge;  // the modern profile's evaluation
   SearchTuning search;
   bool operator==(const Tunables&) const = default;
 };
 
 struct TunableParam {
   std::string_view name;
-  std::string_view group;  // "eval" (every profile) or "search" (the modern profile's)
+  // "eval" (the thesis's evaluation), "knowledge" (the modern profile's
+  // evaluation, read only with the knowledge feature) or "search" (the
+  // modern profile's search constants).
+  std::string_view group;
   int min = 0, max = 0;
   std::string_view help;
   int& (*ref)(Tunables&);
 
   int get(const Tunables& t) const { return ref(const_cast<Tunables&>(t)); }
   int default_value() const { return get(Tunables{}); }
+  // Whether the weight is the evaluation's (set_eval_params() or
+  // set_knowledge_params(): one set per process).
+  bool sets_eval() const { return group == "eval" || group == "knowledge"; }
   std::string range_text() const;
 };
 

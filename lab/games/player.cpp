@@ -52,7 +52,7 @@ bool sets_eval(const KeyValues& kv) {
   for (const auto& [k, v] : kv) {
     if (k == "tunables") return true;
     const TunableParam* t = find_tunable(k);
-    if (t != nullptr && t->group == "eval") return true;
+    if (t != nullptr && t->sets_eval()) return true;
   }
   return false;
 }
@@ -153,7 +153,7 @@ class XqlabPlayer final : public Player {
   void set_options(const KeyValues& options) override {
     for (const auto& [k, v] : options) {
       const TunableParam* t = find_tunable(k);
-      if (t != nullptr && t->group == "eval")
+      if (t != nullptr && t->sets_eval())
         throw std::invalid_argument("engine " + name_ + ": " + k +
                                     " is an evaluation weight: it needs an engine of its own "
                                     "process (an xqlab spec that sets one)");

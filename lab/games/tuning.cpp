@@ -18,7 +18,7 @@ namespace xq::lab::games {
 
 std::vector<const TunableParam*> parse_tuned_params(const std::string& text) {
   std::vector<const TunableParam*> out;
-  if (text == "eval" || text == "search" || text == "all") {
+  if (text == "eval" || text == "knowledge" || text == "search" || text == "all") {
     for (const TunableParam& p : tunable_params())
       if (text == "all" || p.group == text) out.push_back(&p);
     return out;
@@ -34,7 +34,7 @@ std::vector<const TunableParam*> parse_tuned_params(const std::string& text) {
     if (p == nullptr)
       throw std::invalid_argument("--params: '" + name +
                                   "' is not a tunable parameter (xqlab list names them; or eval, "
-                                  "search, all)");
+                                  "knowledge, search, all)");
     const std::size_t i = std::size_t(p - tunable_params().data());
     if (chosen[i]) throw std::invalid_argument("--params: '" + name + "' is named twice");
     chosen[i] = true;

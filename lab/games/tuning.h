@@ -38,7 +38,7 @@ struct TuningSetup {
   int threads = 1;  // games played at once
 };
 
-// "eval", "search", "all" or a comma list of names -> the parameters, in
+// "eval", "knowledge", "search", "all" or a comma list of names -> the parameters, in
 // tunable_params() order. Throws std::invalid_argument (one line).
 std::vector<const TunableParam*> parse_tuned_params(const std::string& text);
 

@@ -43,7 +43,8 @@ std::vector<AblationConfig> make_configs(bool extras) {
 // The modern profile's features, one name each (search/options.h).
 constexpr const char* kModernFeatures[] = {"lmr",      "histgravity", "rfp",      "razor",
                                            "lmp",      "futility",    "see",      "nullplus",
-                                           "iir",      "probcut",     "singular", "aspdelta"};
+                                           "iir",      "probcut",     "singular", "aspdelta",
+                                           "knowledge"};
 
 // The modern profile's ablation: the thesis's engine, it plus each modern
 // feature alone ("+lmr"), the modern profile, and it less each one

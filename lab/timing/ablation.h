@@ -40,7 +40,7 @@ struct AblationConfig {
 // The nine rows of Tables 4.1/4.2 in the thesis's order.
 const std::vector<AblationConfig>& ablation_configs();
 // The modern profile's default rows: "thesis" (the thesis profile), "+X"
-// (it plus the modern feature X alone, for each of the twelve), "modern".
+// (it plus the modern feature X alone, for each of the thirteen), "modern".
 const std::vector<AblationConfig>& modern_ablation_configs();
 // The nine, extras ("default": PVS, the thesis profile; "ab+mvvlva"), the
 // modern rows above, and "modern-X" (the modern profile less X) for each X.

@@ -78,10 +78,11 @@ TEST(CliProfile, AblationOfTheModernFeatures) {
                                 "1", "--json", "--quiet"});
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = r.json();
-  ASSERT_EQ(j["rows"].size(), 14u);  // thesis, thesis + each of the twelve, modern
+  ASSERT_EQ(j["rows"].size(), 15u);  // thesis, thesis + each of the thirteen, modern
   EXPECT_EQ(j["rows"][0]["config"], "thesis");
   EXPECT_EQ(j["rows"][1]["config"], "+lmr");
-  EXPECT_EQ(j["rows"][13]["config"], "modern");
+  EXPECT_EQ(j["rows"][13]["config"], "+knowledge");
+  EXPECT_EQ(j["rows"][14]["config"], "modern");
   const XqlabRun one = run_xqlab({"ablation", "--configs", "modern-lmr,thesis", "--depths", "3",
                                   "--positions", "1", "--json", "--quiet"});
   ASSERT_EQ(one.status, 0) << one.err;

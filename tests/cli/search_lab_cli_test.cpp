@@ -184,7 +184,7 @@ TEST(CliList, JsonNamesBackendsAndValidPairs) {
   }
   const XqlabRun text = xqlab({"list"});
   EXPECT_NE(text.out.find("tunable parameters"), std::string::npos);
-  EXPECT_NE(text.out.find("value_rook             eval   200..1500  default 600"), std::string::npos)
+  EXPECT_NE(text.out.find("value_rook             eval      200..1500  default 600"), std::string::npos)
       << text.out;
 }
 

@@ -162,7 +162,10 @@ TEST(EngineOptions, ARefusedOptionLeavesTheEngineWorking) {
 // the root position is re-scored with them.
 TEST(EngineOptions, TunableParametersReachTheSearch) {
   struct Restore {
-    ~Restore() { set_eval_params(EvalParams{}); }
+    ~Restore() {
+      set_eval_params(EvalParams{});
+      set_knowledge_params(KnowledgeParams{});
+    }
   } restore;
   Engine e;
   e.set_option("Profile", "modern");
@@ -191,18 +194,35 @@ TEST(EngineOptions, TunableParametersReachTheSearch) {
     e.wait();
     return r ? r->score : 0;
   };
+  // The modern profile's evaluation has weights of its own (the knowledge
+  // feature); the thesis profile's are the thesis's.
   const Value plain = score_at_1();
+  const Value modern_rook = knowledge_params().base.piece[index(PieceType::Rook)];
   test::Collector running;
   e.go(test::infinite(), running.callbacks());
+  e.set_option("modern_value_rook", std::to_string(modern_rook + 300));  // during a search: pending
+  EXPECT_EQ(knowledge_params().base.piece[index(PieceType::Rook)], modern_rook);
+  e.stop();
+  e.wait();
+  const Value richer = score_at_1();
+  EXPECT_EQ(knowledge_params().base.piece[index(PieceType::Rook)], modern_rook + 300);
+  EXPECT_GE(richer - plain, 250) << plain << " -> " << richer;
+  e.set_option("modern_value_rook", std::to_string(modern_rook));
+  EXPECT_EQ(score_at_1(), plain);
+
+  e.set_option("Profile", "thesis");
+  const Value thesis_plain = score_at_1();
+  test::Collector running_thesis;
+  e.go(test::infinite(), running_thesis.callbacks());
   e.set_option("value_rook", "900");  // during a search: pending
   EXPECT_EQ(eval_params().piece[index(PieceType::Rook)], 600);
   e.stop();
   e.wait();
-  const Value richer = score_at_1();
+  const Value thesis_richer = score_at_1();
   EXPECT_EQ(eval_params().piece[index(PieceType::Rook)], 900);
-  EXPECT_GE(richer - plain, 250) << plain << " -> " << richer;
+  EXPECT_GE(thesis_richer - thesis_plain, 250) << thesis_plain << " -> " << thesis_richer;
   e.set_option("value_rook", "600");
-  EXPECT_EQ(score_at_1(), plain);
+  EXPECT_EQ(score_at_1(), thesis_plain);
   EngineOptions o;
   EXPECT_NE(error_of(o, "value_rook", "100"), "");
   EXPECT_EQ(o.get("value_rook"), "600");

@@ -23,7 +23,7 @@ struct DefaultEvalAfter {
 
 TEST(Tunables, NamesAreUniqueAndDefaultsInsideTheirRanges) {
   std::set<std::string_view> names;
-  int eval = 0, search = 0;
+  int eval = 0, knowledge = 0, search = 0;
   for (const TunableParam& p : tunable_params()) {
     EXPECT_TRUE(names.insert(p.name).second) << p.name << " twice";
     EXPECT_LE(p.min, p.default_value()) << p.name;
@@ -31,12 +31,15 @@ TEST(Tunables, NamesAreUniqueAndDefaultsInsideTheirRanges) {
     EXPECT_LT(p.min, p.max) << p.name;
     EXPECT_FALSE(p.help.empty()) << p.name;
     EXPECT_EQ(find_tunable(p.name), &p);
-    (p.group == "eval" ? eval : search) += 1;
-    EXPECT_TRUE(p.group == "eval" || p.group == "search") << p.name;
+    (p.group == "eval" ? eval : p.group == "knowledge" ? knowledge : search) += 1;
+    EXPECT_TRUE(p.group == "eval" || p.group == "knowledge" || p.group == "search") << p.name;
+    EXPECT_EQ(p.sets_eval(), p.group != "search") << p.name;
   }
   // Six piece values, seven square-table scales, three mobility weights;
+  // the modern profile's sixteen of its own and five knowledge weights;
   // every field of SearchTuning.
   EXPECT_EQ(eval, 16);
+  EXPECT_EQ(knowledge, 21);
   EXPECT_EQ(search, int(sizeof(SearchTuning) / sizeof(int)));
   EXPECT_EQ(find_tunable("value_king"), nullptr);  // the king is never traded
 }
@@ -153,6 +156,28 @@ TEST(EvalParams, WeightsReachEvaluateAndTheIncrementalSums) {
   set_eval_params(EvalParams{});
   p.refresh_eval();
   EXPECT_EQ(evaluate(p), before);
+}
+
+// The modern profile's weights reach its evaluation and nothing else: the
+// thesis's evaluation and the incremental sums do not move.
+TEST(EvalParams, KnowledgeWeightsReachOnlyTheModernEvaluation) {
+  struct Restore {
+    ~Restore() { set_knowledge_params(KnowledgeParams{}); }
+  } restore;
+  Position p;
+  ASSERT_EQ(p.set_fen("rnbakab2/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1"), "");
+  const Value thesis = evaluate(p), modern = evaluate(p, true), psq = p.psq_red();
+  Tunables t;
+  set_tunable(t, "modern_value_rook", std::to_string(t.knowledge.base.piece[index(PieceType::Rook)] + 100));
+  set_knowledge_params(t.knowledge);
+  EXPECT_EQ(evaluate(p, true), modern - 100);  // black to move, red a rook more
+  EXPECT_EQ(evaluate(p), thesis);
+  EXPECT_EQ(p.psq_red(), psq);
+  set_tunable(t, "tempo", std::to_string(t.knowledge.tempo + 5));
+  set_knowledge_params(t.knowledge);
+  EXPECT_EQ(evaluate(p, true), modern - 100 + 5);
+  set_knowledge_params(KnowledgeParams{});
+  EXPECT_EQ(evaluate(p, true), modern);
 }
 
 TEST(EvalParams, ScaleOfZeroLeavesOnlyMaterial) {

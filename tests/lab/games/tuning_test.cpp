@@ -15,7 +15,8 @@ namespace {
 TEST(TunedParams, GroupsAndListsInTheTablesOrder) {
   EXPECT_EQ(parse_tuned_params("eval").size(), 16u);
   EXPECT_EQ(parse_tuned_params("all").size(), tunable_params().size());
-  EXPECT_EQ(parse_tuned_params("search").size() + 16u, tunable_params().size());
+  EXPECT_EQ(parse_tuned_params("knowledge").size(), 21u);
+  EXPECT_EQ(parse_tuned_params("search").size() + 16u + 21u, tunable_params().size());
   const auto two = parse_tuned_params("value_pawn,value_rook");
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0]->name, "value_rook");  // the table's order, not the list's
