@@ -10,76 +10,40 @@
 namespace xq {
 namespace {
 
-#define XQ_EVAL(field) [](Tunables& t) -> int& { return t.eval.field; }
-#define XQ_PIECE(type) [](Tunables& t) -> int& { return t.eval.piece[index(PieceType::type)]; }
-#define XQ_PSQ(type) [](Tunables& t) -> int& { return t.eval.psq_percent[index(PieceType::type)]; }
 #define XQ_SEARCH(field) [](Tunables& t) -> int& { return t.search.field; }
 #define XQ_KN(field) [](Tunables& t) -> int& { return t.knowledge.field; }
-#define XQ_KN_PIECE(type) \
-  [](Tunables& t) -> int& { return t.knowledge.base.piece[index(PieceType::type)]; }
-#define XQ_KN_PSQ(type) \
-  [](Tunables& t) -> int& { return t.knowledge.base.psq_percent[index(PieceType::type)]; }
+// The evaluation's sixteen weights (EvalParams) under a name prefix: the
+// thesis's (group eval) and the modern profile's own (group knowledge).
+#define XQ_W(FIELD, EXPR) [](Tunables& t) -> int& { return t.FIELD.EXPR; }
+#define XQ_VALUE(P, G, H, F, NAME, TYPE, LO, HI)                           \
+  TunableParam{P "value_" NAME, G, LO, HI, H NAME "'s material value", \
+               XQ_W(F, piece[index(PieceType::TYPE)])}
+#define XQ_SQUARES(P, G, H, F, NAME, TYPE)                                               \
+  TunableParam{P "psq_" NAME, G, 0, 300, H NAME "'s square bonuses, % of the table", \
+               XQ_W(F, psq_percent[index(PieceType::TYPE)])}
+#define XQ_MOBILITY(P, G, H, F, NAME, MAX, TEXT) \
+  TunableParam{P "mobility_" #NAME, G, 0, MAX, H TEXT, XQ_W(F, NAME##_mobility)}
+#define XQ_WEIGHTS(P, G, H, F)                                                    \
+  XQ_VALUE(P, G, H, F, "advisor", Advisor, 30, 400),                              \
+      XQ_VALUE(P, G, H, F, "elephant", Elephant, 30, 400),                        \
+      XQ_VALUE(P, G, H, F, "horse", Horse, 100, 800),                             \
+      XQ_VALUE(P, G, H, F, "rook", Rook, 200, 1500),                              \
+      XQ_VALUE(P, G, H, F, "cannon", Cannon, 100, 800),                           \
+      XQ_VALUE(P, G, H, F, "pawn", Pawn, 10, 150),                                \
+      XQ_SQUARES(P, G, H, F, "king", King), XQ_SQUARES(P, G, H, F, "advisor", Advisor), \
+      XQ_SQUARES(P, G, H, F, "elephant", Elephant), XQ_SQUARES(P, G, H, F, "horse", Horse), \
+      XQ_SQUARES(P, G, H, F, "rook", Rook), XQ_SQUARES(P, G, H, F, "cannon", Cannon),   \
+      XQ_SQUARES(P, G, H, F, "pawn", Pawn),                                       \
+      XQ_MOBILITY(P, G, H, F, horse, 20, "per square a horse reaches"),           \
+      XQ_MOBILITY(P, G, H, F, rook, 10, "per square a rook reaches"),             \
+      XQ_MOBILITY(P, G, H, F, cannon, 10, "per square a cannon slides to"),
 
 // Ranges: wide enough for a tuner to find a better value, narrow enough
 // that no value breaks the engine (no divisor reaches 0, no margin turns
 // the search upside down).
 const std::array kParams = {
-    TunableParam{"value_advisor", "eval", 30, 400, "advisor's material value", XQ_PIECE(Advisor)},
-    TunableParam{"value_elephant", "eval", 30, 400, "elephant's material value",
-                 XQ_PIECE(Elephant)},
-    TunableParam{"value_horse", "eval", 100, 800, "horse's material value", XQ_PIECE(Horse)},
-    TunableParam{"value_rook", "eval", 200, 1500, "rook's material value", XQ_PIECE(Rook)},
-    TunableParam{"value_cannon", "eval", 100, 800, "cannon's material value", XQ_PIECE(Cannon)},
-    TunableParam{"value_pawn", "eval", 10, 150, "pawn's material value", XQ_PIECE(Pawn)},
-    TunableParam{"psq_king", "eval", 0, 300, "king's square bonuses, % of the table", XQ_PSQ(King)},
-    TunableParam{"psq_advisor", "eval", 0, 300, "advisor's square bonuses, % of the table",
-                 XQ_PSQ(Advisor)},
-    TunableParam{"psq_elephant", "eval", 0, 300, "elephant's square bonuses, % of the table",
-                 XQ_PSQ(Elephant)},
-    TunableParam{"psq_horse", "eval", 0, 300, "horse's square bonuses, % of the table",
-                 XQ_PSQ(Horse)},
-    TunableParam{"psq_rook", "eval", 0, 300, "rook's square bonuses, % of the table", XQ_PSQ(Rook)},
-    TunableParam{"psq_cannon", "eval", 0, 300, "cannon's square bonuses, % of the table",
-                 XQ_PSQ(Cannon)},
-    TunableParam{"psq_pawn", "eval", 0, 300, "pawn's square bonuses, % of the table", XQ_PSQ(Pawn)},
-    TunableParam{"mobility_horse", "eval", 0, 20, "per square a horse reaches",
-                 XQ_EVAL(horse_mobility)},
-    TunableParam{"mobility_rook", "eval", 0, 10, "per square a rook reaches",
-                 XQ_EVAL(rook_mobility)},
-    TunableParam{"mobility_cannon", "eval", 0, 10, "per square a cannon slides to",
-                 XQ_EVAL(cannon_mobility)},
-    TunableParam{"modern_value_advisor", "knowledge", 30, 400, "modern: advisor's material value",
-                 XQ_KN_PIECE(Advisor)},
-    TunableParam{"modern_value_elephant", "knowledge", 30, 400,
-                 "modern: elephant's material value", XQ_KN_PIECE(Elephant)},
-    TunableParam{"modern_value_horse", "knowledge", 100, 800, "modern: horse's material value",
-                 XQ_KN_PIECE(Horse)},
-    TunableParam{"modern_value_rook", "knowledge", 200, 1500, "modern: rook's material value",
-                 XQ_KN_PIECE(Rook)},
-    TunableParam{"modern_value_cannon", "knowledge", 100, 800, "modern: cannon's material value",
-                 XQ_KN_PIECE(Cannon)},
-    TunableParam{"modern_value_pawn", "knowledge", 10, 150, "modern: pawn's material value",
-                 XQ_KN_PIECE(Pawn)},
-    TunableParam{"modern_psq_king", "knowledge", 0, 300, "modern: king's square bonuses, %",
-                 XQ_KN_PSQ(King)},
-    TunableParam{"modern_psq_advisor", "knowledge", 0, 300, "modern: advisor's square bonuses, %",
-                 XQ_KN_PSQ(Advisor)},
-    TunableParam{"modern_psq_elephant", "knowledge", 0, 300,
-                 "modern: elephant's square bonuses, %", XQ_KN_PSQ(Elephant)},
-    TunableParam{"modern_psq_horse", "knowledge", 0, 300, "modern: horse's square bonuses, %",
-                 XQ_KN_PSQ(Horse)},
-    TunableParam{"modern_psq_rook", "knowledge", 0, 300, "modern: rook's square bonuses, %",
-                 XQ_KN_PSQ(Rook)},
-    TunableParam{"modern_psq_cannon", "knowledge", 0, 300, "modern: cannon's square bonuses, %",
-                 XQ_KN_PSQ(Cannon)},
-    TunableParam{"modern_psq_pawn", "knowledge", 0, 300, "modern: pawn's square bonuses, %",
-                 XQ_KN_PSQ(Pawn)},
-    TunableParam{"modern_mobility_horse", "knowledge", 0, 20, "modern: per square a horse reaches",
-                 XQ_KN(base.horse_mobility)},
-    TunableParam{"modern_mobility_rook", "knowledge", 0, 10, "modern: per square a rook reaches",
-                 XQ_KN(base.rook_mobility)},
-    TunableParam{"modern_mobility_cannon", "knowledge", 0, 10,
-                 "modern: per square a cannon slides to", XQ_KN(base.cannon_mobility)},
+    XQ_WEIGHTS("", "eval", "", eval)
+    XQ_WEIGHTS("modern_", "knowledge", "modern: ", knowledge.base)
     TunableParam{"palace_attack", "knowledge", 0, 20,
                  "modern: per enemy attack unit and missing palace defender",
                  XQ_KN(palace_attack)},
@@ -145,13 +109,13 @@ const std::array kParams = {
                  XQ_SEARCH(asp_thread)},
 };
 
-#undef XQ_EVAL
-#undef XQ_PIECE
-#undef XQ_PSQ
 #undef XQ_SEARCH
 #undef XQ_KN
-#undef XQ_KN_PIECE
-#undef XQ_KN_PSQ
+#undef XQ_W
+#undef XQ_VALUE
+#undef XQ_SQUARES
+#undef XQ_MOBILITY
+#undef XQ_WEIGHTS
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
