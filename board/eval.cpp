@@ -160,9 +160,8 @@ Value piece_value(PieceType t) { return g_params.piece[index(t)]; }
 
 Value psq_value(Piece p, Square s) { return g_psq.v[index(p)][index(s)]; }
 
-namespace {
-
-Value mobility_red_with(const Position& pos, const EvalParams& e) {
+Value mobility_red(const Position& pos) {
+  const EvalParams& e = g_params;
   Value total = 0;
   for (Color c : {Color::Red, Color::Black}) {
     Value v = 0;
@@ -181,10 +180,6 @@ Value mobility_red_with(const Position& pos, const EvalParams& e) {
   return total;
 }
 
-}  // namespace
-
-Value mobility_red(const Position& pos) { return mobility_red_with(pos, g_params); }
-
 namespace {
 
 // Pieces strictly between a and b, which share a file or a rank.
@@ -197,7 +192,10 @@ int pieces_between(const Position& pos, Square a, Square b) {
   return n;
 }
 
-// What colour c's pieces add against the other side, and c's phase terms.
+// What colour c's pieces add against the other side, and c's phase terms;
+// with `full`, also their material, squares and mobility under the modern
+// weights (one walk of the piece list for the whole modern evaluation).
+template <bool full>
 Value knowledge_of(const Position& pos, Color c, int on_board) {
   const KnowledgeParams& e = g_knowledge;
   const Color them = ~c;
@@ -207,16 +205,23 @@ Value knowledge_of(const Position& pos, Color c, int on_board) {
   const Square* list = pos.pieces(c);
   for (int i = 0; i < pos.piece_count(c); ++i) {
     const Square s = list[i];
+    const Piece p = pos.piece_on(s);
     const bool across = !own_side(c, s);
-    switch (type_of(pos.piece_on(s))) {
-      case PieceType::Rook: attack += 3; break;
+    if constexpr (full) v += g_knowledge_psq.v[index(p)][index(s)];
+    switch (type_of(p)) {
+      case PieceType::Rook:
+        attack += 3;
+        if constexpr (full) v += e.base.rook_mobility * slide_mobility(pos, s);
+        break;
       case PieceType::Horse:
         attack += across ? 2 : 1;
         v -= e.cannon_phase * (on_board - 20) / 2;
+        if constexpr (full) v += e.base.horse_mobility * horse_mobility(pos, s);
         break;
       case PieceType::Cannon:
         attack += across ? 2 : 1;
         v += e.cannon_phase * (on_board - 20);
+        if constexpr (full) v += e.base.cannon_mobility * slide_mobility(pos, s);
         if (file_of(s) == file_of(king) || rank_of(s) == rank_of(king)) {
           const int between = pieces_between(pos, s, king);
           if (between == 0) v += e.hollow_cannon;
@@ -233,12 +238,16 @@ Value knowledge_of(const Position& pos, Color c, int on_board) {
   return v + e.palace_attack * attack * missing / 2;
 }
 
+template <bool full>
+Value knowledge_red_of(const Position& pos) {
+  const int on_board = pos.piece_count(Color::Red) + pos.piece_count(Color::Black);
+  return knowledge_of<full>(pos, Color::Red, on_board) -
+         knowledge_of<full>(pos, Color::Black, on_board);
+}
+
 }  // namespace
 
-Value knowledge_red(const Position& pos) {
-  const int on_board = pos.piece_count(Color::Red) + pos.piece_count(Color::Black);
-  return knowledge_of(pos, Color::Red, on_board) - knowledge_of(pos, Color::Black, on_board);
-}
+Value knowledge_red(const Position& pos) { return knowledge_red_of<false>(pos); }
 
 Value evaluate(const Position& pos) {
   const Value red = pos.psq_red() + mobility_red(pos);
@@ -246,15 +255,7 @@ Value evaluate(const Position& pos) {
 }
 
 Value evaluate_modern(const Position& pos) {
-  Value psq = 0;
-  for (Color c : {Color::Red, Color::Black}) {
-    const Square* list = pos.pieces(c);
-    Value v = 0;
-    for (int i = 0; i < pos.piece_count(c); ++i)
-      v += g_knowledge_psq.v[index(pos.piece_on(list[i]))][index(list[i])];
-    psq += c == Color::Red ? v : -v;
-  }
-  const Value red = psq + mobility_red_with(pos, g_knowledge.base) + knowledge_red(pos);
+  const Value red = knowledge_red_of<true>(pos);
   return (pos.side_to_move() == Color::Red ? red : -red) + g_knowledge.tempo;
 }
 

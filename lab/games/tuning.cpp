@@ -18,11 +18,9 @@ namespace xq::lab::games {
 
 std::vector<const TunableParam*> parse_tuned_params(const std::string& text) {
   std::vector<const TunableParam*> out;
-  if (text == "eval" || text == "knowledge" || text == "search" || text == "all") {
-    for (const TunableParam& p : tunable_params())
-      if (text == "all" || p.group == text) out.push_back(&p);
-    return out;
-  }
+  for (const TunableParam& p : tunable_params())  // a group's name, or all
+    if (text == "all" || p.group == text) out.push_back(&p);
+  if (!out.empty()) return out;
   std::vector<bool> chosen(tunable_params().size(), false);
   std::size_t start = 0;
   while (start <= text.size()) {
