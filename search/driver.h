@@ -6,10 +6,12 @@
 // parameter. Every iteration searches the root through Search::root().
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "search/result.h"
 #include "search/search.h"
+#include "search/timeman.h"
 
 namespace xq {
 
@@ -71,6 +73,16 @@ Value mtdf_iteration(S& search, Worker& w, Depth depth, Value guess, std::vector
   return g;
 }
 
+// How many legal root moves the search may play (banned ones left out).
+inline int allowed_root_moves(const Position& pos, const SearchOptions& opt) {
+  const MoveList list(pos);
+  int n = 0;
+  for (int i = 0; i < list.size; ++i)
+    n += std::find(opt.banned_root_moves.begin(), opt.banned_root_moves.end(), list.moves[i]) ==
+         opt.banned_root_moves.end();
+  return n;
+}
+
 }  // namespace detail
 
 // Runs iterative deepening on w.pos.
@@ -91,6 +103,11 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
   if (opt.stop_signal && opt.stop_signal->load(std::memory_order_relaxed))
     shared.stop.store(true, std::memory_order_relaxed);
   Value prev = 0;
+  // A clock's budget (soft below hard; a fixed move time has soft == hard and
+  // is spent whole) stretched by best-move stability (search/timeman.h).
+  const bool scaled = search.features().stability && opt.limits.soft_ms > 0 &&
+                      opt.limits.soft_ms < opt.limits.movetime_ms;
+  SoftLimitScale scale(scaled && detail::allowed_root_moves(w.pos, opt) == 1);
   for (Depth d = 1; d <= max_depth && !search.stopped(w); ++d) {
     if constexpr (Hooks::kSkipsDepths)
       if (search.hooks().skip_depth(w, d)) continue;
@@ -124,7 +141,12 @@ SearchResult iterative_deepening(Search<Table, Hooks>& search, Worker& w, Search
     if (observer) observer->on_iteration(result);
     if (is_mate_score(v) && opt.limits.depth == 0 && d >= kMate - std::abs(v)) break;
     // Soft limit: the next iteration would likely not finish before the hard one.
-    if (opt.limits.soft_ms && shared.elapsed_ms() >= double(opt.limits.soft_ms)) break;
+    double soft = double(opt.limits.soft_ms);
+    if (scaled) {
+      scale.update(result.best_move, v);
+      soft *= scale.factor();
+    }
+    if (opt.limits.soft_ms && shared.elapsed_ms() >= soft) break;
   }
   result.stopped = shared.stopped();
   if (!result.best_move) result.best_move = MoveList(w.pos).moves[0];

@@ -22,7 +22,7 @@ constexpr Named kFeatureNames[] = {
     {"see", &Features::see},         {"nullplus", &Features::nullplus},
     {"iir", &Features::iir},         {"probcut", &Features::probcut},
     {"singular", &Features::singular}, {"aspdelta", &Features::aspdelta},
-    {"knowledge", &Features::knowledge},
+    {"knowledge", &Features::knowledge}, {"stability", &Features::stability},
 };
 
 bool same(const Features& a, const Features& b) {

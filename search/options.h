@@ -54,6 +54,7 @@ struct Features {
   bool singular = false;    // singular extension (and multi-cut), guarded against shuffling
   bool aspdelta = false;    // narrow aspiration windows, per-thread width, gradual widening
   bool knowledge = false;   // Xiangqi knowledge in the evaluation (board/eval.h knowledge_red)
+  bool stability = false;   // a clock's soft limit scaled by best-move stability (search/timeman.h)
 
   // The thesis's engine: the first nine features.
   static Features thesis() { return Features{}; }

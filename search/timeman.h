@@ -82,6 +82,52 @@ constexpr TimeBudget budget_for_movetime(std::int64_t movetime_ms, std::int64_t 
   return TimeBudget{t, t};
 }
 
+// Best-move stability (Features::stability, the modern profile): how far the
+// soft limit stretches or shrinks after each completed iteration -- the
+// split of effort Stockfish's search makes with its best-move instability
+// and falling-evaluation factors, in this engine's own form and constants:
+//   changes  = changes / 2 + (1 if the iteration's best move differs from
+//              the previous iteration's, else 0)      a decaying count
+//   drop     = mean of the earlier iterations' scores - this one's score,
+//              clamped to [0, kStabilityDropCap]       a falling score
+//   factor   = (0.9 + 0.9 x changes) x (1 + drop / (2 x kStabilityDropCap))
+// A best move steady for several iterations keeps 0.9 of the soft limit; one
+// that just changed gets 1.8 of it, one that keeps changing up to 3.6 (changes tends to 2); a
+// score two chess pawns (kStabilityDropCap, 240 here) below the earlier
+// iterations' multiplies by up to 1.5 more. The hard limit still caps every
+// move, so the stretch spends time the clock can afford. A root with one
+// legal move is played after the first iteration (factor 0).
+class SoftLimitScale {
+ public:
+  static constexpr Value kStabilityDropCap = 240;
+
+  explicit SoftLimitScale(bool forced = false) : forced_(forced) {}
+
+  // After each completed iteration: its best move and score.
+  void update(Move best, Value score) {
+    changes_ = changes_ / 2 + (iterations_ > 0 && best != last_ ? 1.0 : 0.0);
+    drop_ = iterations_ > 0 ? std::clamp<double>(score_sum_ / iterations_ - score, 0,
+                                                 kStabilityDropCap)
+                            : 0;
+    last_ = best;
+    score_sum_ += score;
+    ++iterations_;
+  }
+
+  double factor() const {
+    if (forced_) return 0;
+    return (0.9 + 0.9 * changes_) * (1 + drop_ / (2.0 * kStabilityDropCap));
+  }
+
+ private:
+  bool forced_;
+  double changes_ = 0;
+  double drop_ = 0;
+  double score_sum_ = 0;
+  int iterations_ = 0;
+  Move last_{};
+};
+
 // Writes the budget into a search's limits (hard into movetime_ms).
 constexpr void apply_budget(const TimeBudget& b, Limits& limits) {
   limits.soft_ms = b.soft_ms;

@@ -40,7 +40,9 @@ std::vector<AblationConfig> make_configs(bool extras) {
   return v;
 }
 
-// The modern profile's features, one name each (search/options.h).
+// The modern profile's features, one name each (search/options.h), less
+// `stability`: it only moves a clock's soft limit, which a fixed-depth
+// ablation never has (its rows would repeat the ones without it).
 constexpr const char* kModernFeatures[] = {"lmr",      "histgravity", "rfp",      "razor",
                                            "lmp",      "futility",    "see",      "nullplus",
                                            "iir",      "probcut",     "singular", "aspdelta",

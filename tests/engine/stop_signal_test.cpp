@@ -94,5 +94,43 @@ TEST(EngineStopSignal, ASoftLimitEndsTheSearchBetweenIterations) {
   EXPECT_EQ(ran, int(backends().size()));
 }
 
+// Best-move stability (Features::stability, search/timeman.h) plays a forced
+// move after the first iteration when the search runs on a clock's budget;
+// without it, or on a fixed move time (soft == hard, spent whole), the same
+// search goes on to its depth limit. Red's king on d0, checked along the
+// bottom rank by a rook on a0, has one legal move (Kd1; e0 faces the black
+// king and stays on the rook's rank).
+TEST(EngineStopSignal, StabilityPlaysAForcedMoveAfterOneIteration) {
+  Position forced;
+  ASSERT_EQ(forced.set_fen("4k4/9/9/9/9/9/9/9/9/r2K5 w - - 0 1"), "");
+  ASSERT_EQ(MoveList(forced).size, 1);
+  struct Case {
+    bool stability;
+    std::int64_t soft, hard;
+    Depth expected;
+  };
+  const Case cases[] = {{true, 60000, 120000, 1},
+                        {false, 60000, 120000, 6},
+                        {true, 120000, 120000, 6}};
+  int ran = 0;
+  for (const BackendInfo& b : backends()) {
+    for (const Case& c : cases) {
+      auto backend = make_backend(b.name, config_for(b));
+      SearchOptions o;
+      o.features.stability = c.stability;
+      o.limits.depth = 6;
+      o.limits.soft_ms = c.soft;
+      o.limits.movetime_ms = c.hard;
+      Observer quiet;
+      const SearchResult r = backend->search(forced, o, quiet);
+      EXPECT_EQ(r.depth, c.expected) << b.name << " stability " << c.stability << " soft "
+                                     << c.soft << " hard " << c.hard;
+      EXPECT_EQ(r.best_move, MoveList(forced).moves[0]) << b.name;
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, 3 * int(backends().size()));
+}
+
 }  // namespace
 }  // namespace xq

@@ -115,6 +115,45 @@ TEST(TimeManager, ApplyBudgetSetsTheSoftAndHardLimits) {
   EXPECT_EQ(limits.depth, 7);
 }
 
+// Best-move stability's factor, worked out from the formula in
+// search/timeman.h: changes = changes / 2 + (best move changed), drop = mean
+// of the earlier scores - this score in [0, 240], factor = (0.9 + 0.9 x
+// changes) x (1 + drop / 480).
+TEST(TimeManager, StabilityStretchesTheSoftLimitForChangesAndFallingScores) {
+  const Move a(Square(0), Square(9)), b(Square(1), Square(10));
+  struct Step {
+    Move best;
+    Value score;
+    double factor;
+  };
+  struct Case {
+    std::vector<Step> steps;
+    const char* why;
+  };
+  const std::vector<Case> cases = {
+      {{{a, 10, 0.9}, {a, 12, 0.9}, {a, 14, 0.9}}, "a steady best move keeps 0.9"},
+      {{{a, 10, 0.9}, {b, 10, 1.8}, {b, 10, 1.35}, {b, 10, 1.125}}, "one change decays by half"},
+      {{{a, 0, 0.9}, {b, 0, 1.8}, {a, 0, 2.25}, {b, 0, 2.475}}, "changes that keep coming add up"},
+      {{{a, 100, 0.9}, {a, 100, 0.9}, {a, -20, 0.9 * 1.25}}, "a score 120 below the mean"},
+      {{{a, 100, 0.9}, {a, -400, 0.9 * 1.5}}, "a fall beyond two chess pawns is capped"},
+      {{{a, -100, 0.9}, {a, 300, 0.9}}, "a rising score does not stretch"},
+      {{{a, 100, 0.9}, {b, -140, 1.8 * 1.5}}, "both at once multiply"},
+  };
+  int ran = 0;
+  for (const Case& c : cases) {
+    SoftLimitScale scale;
+    for (const Step& s : c.steps) {
+      scale.update(s.best, s.score);
+      EXPECT_NEAR(scale.factor(), s.factor, 1e-9) << c.why;
+      ++ran;
+    }
+  }
+  EXPECT_EQ(ran, 20);
+  SoftLimitScale forced(true);
+  forced.update(a, 0);
+  EXPECT_EQ(forced.factor(), 0) << "a forced move is played after one iteration";
+}
+
 // The formula is constexpr, so a protocol can precompute it too.
 static_assert(budget_for_clock({60000, 0, 0}, 10) == TimeBudget{999, 3998});
 

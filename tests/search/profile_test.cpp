@@ -41,6 +41,12 @@ TEST(SearchProfile, NamesAndSets) {
     ++checked;
   }
   EXPECT_EQ(checked, 13);
+  // stability moves a clock's soft limit only (no node count changes, so the
+  // ablation leaves it out): in the modern profile, not in the thesis's.
+  EXPECT_TRUE(Features::modern().stability);
+  EXPECT_FALSE(Features::thesis().stability);
+  EXPECT_FALSE(Features::thesis().selective() || Features::parse("stability").selective());
+  EXPECT_EQ(Features::parse("stability").to_string(), "stability");
   try {
     (void)profile_features("stockfish");
     FAIL();
