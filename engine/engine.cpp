@@ -189,7 +189,7 @@ SearchOptions Engine::search_options(const GoLimits& limits, const Position& pos
                                 " is negative");
   SearchOptions o;
   o.algorithm = limits.algorithm;
-  o.features = limits.features ? *limits.features : profile_features(options_.profile());
+  o.features = limits.features ? *limits.features : options_.features();
   o.tuning = options_.tunables().search;
   o.exact = limits.exact;
   o.limits.depth = limits.depth;

@@ -107,6 +107,9 @@ const std::vector<OptionSpec>& EngineOptions::specs() {
         spin("Move Overhead", 10, 0, 5000, "ms kept back per move for I/O latency"),
         combo("Profile", "thesis", {"thesis", "modern"},
               "search profile: the thesis's engine, or with the modern selective search"),
+        {"Features", OptionType::String, "profile", 0, 0, {},
+         "search features instead of the profile's: a list as --features takes, such as "
+         "modern-lmr (no spaces); 'profile' for the Profile option's"},
         {"Clear Hash", OptionType::Button, "", 0, 0, {}, "forget the table and heuristics"},
     };
     for (const BackendParam& p : backend_params()) v.push_back(param_spec(p));
@@ -140,6 +143,16 @@ OptionEffect EngineOptions::set(std::string_view name, std::string_view value) {
   } else if (s.name == "Profile") {
     next.profile_ = parse_combo(s, value);
     effect = OptionEffect::None;
+  } else if (s.name == "Features") {
+    if (value != "profile") {
+      try {
+        (void)Features::parse(value);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("option Features: " + std::string(e.what()));
+      }
+    }
+    next.features_ = std::string(value);
+    effect = OptionEffect::None;
   } else if (s.name == "Clear Hash") {
     return OptionEffect::Clear;
   } else if (const TunableParam* t = find_tunable(s.name)) {
@@ -163,9 +176,14 @@ std::string EngineOptions::get(std::string_view name) const {
   if (s.name == "HashScheme") return scheme_;
   if (s.name == "Move Overhead") return std::to_string(move_overhead_ms_);
   if (s.name == "Profile") return profile_;
+  if (s.name == "Features") return features_;
   if (const BackendParam* p = param_named(s.name)) return p->value_text(config_);
   if (const TunableParam* t = find_tunable(s.name)) return std::to_string(t->get(tunables_));
   return "";  // a button has no value
+}
+
+Features EngineOptions::features() const {
+  return features_ == "profile" ? profile_features(profile_) : Features::parse(features_);
 }
 
 BackendConfig EngineOptions::backend_config() const {

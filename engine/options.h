@@ -15,11 +15,12 @@
 #include <vector>
 
 #include "parallel/backend.h"
+#include "search/options.h"
 #include "search/tunables.h"
 
 namespace xq {
 
-enum class OptionType : std::uint8_t { Spin, Check, Combo, Button };
+enum class OptionType : std::uint8_t { Spin, Check, Combo, Button, String };
 
 struct OptionSpec {
   std::string name;
@@ -63,6 +64,9 @@ class EngineOptions {
   std::int64_t move_overhead_ms() const { return move_overhead_ms_; }
   // The search profile (search/options.h, profile_features): "thesis" or "modern".
   const std::string& profile() const { return profile_; }
+  // The search's features: the Features option's list when it is not
+  // "profile" (its default), else the Profile option's set.
+  Features features() const;
   // The tunable parameters (search/tunables.h), each an option by its name.
   const Tunables& tunables() const { return tunables_; }
 
@@ -72,6 +76,7 @@ class EngineOptions {
   BackendConfig config_;  // its hash field is ignored: scheme_ decides
   std::int64_t move_overhead_ms_ = 10;
   std::string profile_ = "thesis";
+  std::string features_ = "profile";
   Tunables tunables_;
 };
 

@@ -32,6 +32,7 @@ std::string option_line(const OptionSpec& s) {
              " default " + s.default_value;
     case OptionType::Check: return l + "check default " + s.default_value;
     case OptionType::Button: return l + "button";
+    case OptionType::String: return l + "string default " + s.default_value;
     case OptionType::Combo:
       l += "combo";
       for (const std::string& c : s.choices) l += " var " + c;

@@ -17,6 +17,7 @@ std::string uci_option_line(const OptionSpec& s) {
              std::to_string(s.max);
     case OptionType::Check: return l + "check default " + s.default_value;
     case OptionType::Button: return l + "button";
+    case OptionType::String: return l + "string default " + s.default_value;
     case OptionType::Combo:
       l += "combo default " + s.default_value;
       for (const std::string& c : s.choices) l += " var " + c;

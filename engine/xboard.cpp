@@ -22,6 +22,7 @@ std::string feature_option(const OptionSpec& s) {
              std::to_string(s.max) + "\"";
     case OptionType::Check: return l + "-check " + (s.default_value == "true" ? "1" : "0") + "\"";
     case OptionType::Button: return l + "-button\"";
+    case OptionType::String: return l + "-string " + s.default_value + "\"";
     case OptionType::Combo: {
       l += "-combo";
       for (std::size_t i = 0; i < s.choices.size(); ++i)

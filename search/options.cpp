@@ -65,28 +65,39 @@ Features Features::none() {
 }
 
 Features Features::parse(std::string_view text) {
-  if (text == "all") return all();
-  if (text == "none") return none();
-  if (text == "thesis") return thesis();
-  if (text == "modern") return modern();
   Features f = none();
-  std::string item;
-  const std::string s = std::string(text) + ",";
-  for (char c : s) {
-    if (c != ',') {
-      item += c;
-      continue;
+  // Items separated by ',' or '+'; '-' starts an item that removes. A set's
+  // name (all, none, thesis, modern) adds its features.
+  const auto apply = [&](const std::string& item, bool remove) {
+    if (item.empty())
+      throw std::invalid_argument("unknown search feature '' (an empty item in '" +
+                                  std::string(text) + "')");
+    const Features* set = nullptr;
+    const Features sets[] = {all(), none(), thesis(), modern()};
+    const char* set_names[] = {"all", "none", "thesis", "modern"};
+    for (int i = 0; i < 4; ++i)
+      if (item == set_names[i]) set = &sets[i];
+    bool found = set != nullptr;
+    for (const Named& n : kFeatureNames) {
+      const bool named = set ? set->*n.flag : item == n.name;
+      if (named) f.*n.flag = !remove;
+      found = found || named;
     }
-    bool found = false;
-    for (const Named& n : kFeatureNames)
-      if (item == n.name) {
-        f.*n.flag = true;
-        found = true;
-      }
     if (!found)
       throw std::invalid_argument("unknown search feature '" + item +
                                   "' (known: all, none, thesis, modern, " + feature_names() + ")");
+  };
+  std::string item;
+  bool remove = false;
+  for (char c : std::string(text) + ",") {
+    if (c != ',' && c != '+' && c != '-') {
+      item += c;
+      continue;
+    }
+    // A '-' right after a separator (or first) only starts a removal.
+    if (!item.empty() || c != '-') apply(item, remove);
     item.clear();
+    remove = c == '-';
   }
   return f;
 }

@@ -62,8 +62,11 @@ struct Features {
   static Features modern();
   static Features all() { return modern(); }
   static Features none();
-  // Parses "all", "none", "thesis", "modern" or a comma list of names
-  // ("tt,ttmove,mvvlva"); throws std::invalid_argument naming the unknown item.
+  // Parses a list of feature names and sets (all, none, thesis, modern),
+  // separated by ',' or '+', each adding its features; '-' before a name or
+  // set removes it instead, left to right: "tt,ttmove,mvvlva", "thesis+lmr",
+  // "modern-lmr" (the ablation's row names). Throws std::invalid_argument
+  // naming the unknown or empty item.
   static Features parse(std::string_view text);
   std::string to_string() const;
   // Whether any feature that prunes, reduces or extends beyond the thesis's

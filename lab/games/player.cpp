@@ -43,7 +43,19 @@ std::string option_name(const std::string& key) {
   if (key == "threads") return "Threads";
   if (key == "hash_mb") return "Hash";
   if (key == "profile") return "Profile";
+  if (key == "features") return "Features";
   return key;
+}
+
+// "xqlab-BACKEND-Tt", then the profile (when not thesis) or the Features
+// option's list (when set).
+std::string default_name(const EngineOptions& opt, const std::string& backend,
+                         const std::string& threads) {
+  std::string name = "xqlab-" + backend + "-" + threads + "t";
+  const std::string features = opt.get("Features");
+  if (features != "profile") name += "-" + features;
+  else if (opt.profile() != "thesis") name += "-" + opt.profile();
+  return name;
 }
 
 // Whether a spec sets evaluation weights (a parameters file or an "eval"
@@ -91,11 +103,7 @@ std::string child_args(const std::string& spec, const KeyValues& kv) {
       sent.emplace_back(option_name(k), v);
     }
   }
-  if (name.empty()) {
-    name = "xqlab-" + backend + "-" + threads + "t";
-    if (opt.profile() != "thesis") name += "-" + opt.profile();
-    name += "-tuned";
-  }
+  if (name.empty()) name = default_name(opt, backend, threads) + "-tuned";
   std::string args = engine_binary() + " engine,name=" + name + ",ranks=0";
   for (const auto& [k, v] : sent) {
     if (k.find_first_of(",=") != std::string::npos || v.find_first_of(",=") != std::string::npos)
@@ -128,10 +136,7 @@ class XqlabPlayer final : public Player {
       if (k == "threads") threads = v;
       opt.set(option_name(k), v);
     }
-    if (name_.empty()) {
-      name_ = "xqlab-" + backend + "-" + threads + "t";
-      if (opt.profile() != "thesis") name_ += "-" + opt.profile();
-    }
+    if (name_.empty()) name_ = default_name(opt, backend, threads);
     engine_ = std::make_unique<Engine>(opt);
   }
   ~XqlabPlayer() override {
@@ -185,6 +190,7 @@ MoveReply XqlabPlayer::think(const MoveRequest& req, Clock::time_point deadline,
   engine_->set_position(req.fen, req.moves);
   GoLimits limits;
   if (req.depth > 0) limits.depth = Depth(req.depth);
+  else if (req.nodes > 0) limits.nodes = req.nodes;
   else if (req.movetime_ms > 0) limits.movetime_ms = req.movetime_ms;
   else {
     limits.red = GameClock{req.red_ms, req.inc_ms, 0};

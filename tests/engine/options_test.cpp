@@ -33,6 +33,28 @@ TEST(EngineOptions, DefaultsAreTheSpecsDefaults) {
   EXPECT_GE(ran, 9);
 }
 
+// The Features option: "profile" (the default) follows Profile; a list as
+// --features takes replaces it ("modern-lmr": the modern set less one
+// feature, the ablation's row); a bad list is refused with the option's name
+// and the value stays.
+TEST(EngineOptions, FeaturesOverrideTheProfile) {
+  EngineOptions o;
+  EXPECT_EQ(o.get("Features"), "profile");
+  EXPECT_EQ(o.features().to_string(), Features::thesis().to_string());
+  o.set("Profile", "modern");
+  EXPECT_EQ(o.features().to_string(), Features::modern().to_string());
+  EXPECT_EQ(o.set("features", "modern-lmr"), OptionEffect::None);
+  Features want = Features::modern();
+  want.lmr = false;
+  EXPECT_EQ(o.features().to_string(), want.to_string());
+  EXPECT_EQ(o.get("Features"), "modern-lmr");
+  const std::string err = error_of(o, "Features", "modern-lmrx");
+  EXPECT_NE(err.find("option Features: unknown search feature 'lmrx'"), std::string::npos) << err;
+  EXPECT_EQ(o.get("Features"), "modern-lmr");
+  o.set("Features", "profile");
+  EXPECT_EQ(o.features().to_string(), Features::modern().to_string());
+}
+
 TEST(EngineOptions, ValuesMapOntoTheBackendConfig) {
   EngineOptions o;
   EXPECT_EQ(o.set("threads", "3"), OptionEffect::Rebuild);  // names are case-insensitive

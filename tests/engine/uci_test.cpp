@@ -30,6 +30,7 @@ TEST(Uci, HandshakeListsEveryOptionAndEveryRegisteredName) {
     EXPECT_TRUE(contains(scheme, " var " + std::string(n))) << scheme;
   for (const char* name : {"Threads", "Hash", "Clear Hash", "Move Overhead"})
     EXPECT_EQ(s.count_prefix(std::string("option name ") + name + " type"), 1) << name;
+  EXPECT_EQ(s.count_prefix("option name Features type string default profile"), 1);
   s.send("isready");
   EXPECT_GT(s.wait_line("readyok"), ok);
   EXPECT_EQ(s.close(), 0);

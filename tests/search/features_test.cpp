@@ -55,7 +55,8 @@ TEST(SearchFeatures, OrderAndDuplicatesDoNotMatter) {
 }
 
 TEST(SearchFeatures, RejectsUnknownNames) {
-  for (const char* bad : {"ttt", "TT", "tt,nul", "tt,,null", "", ",", "tt ", "all,tt"}) {
+  for (const char* bad : {"ttt", "TT", "tt,nul", "tt,,null", "", ",", "tt ", "all,ttt", "tt-",
+                          "modern-", "+", "modern-lmrx", "thesis+-"}) {
     try {
       (void)Features::parse(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -63,6 +64,30 @@ TEST(SearchFeatures, RejectsUnknownNames) {
       EXPECT_NE(std::string(e.what()).find("unknown search feature"), std::string::npos) << bad;
     }
   }
+}
+
+// Sets add, '-' removes, left to right; '+' separates as ',' does. The
+// ablation's row names ("modern-lmr", "+lmr" after "thesis") parse to the
+// rows' feature sets.
+TEST(SearchFeatures, SetsAddAndMinusRemoves) {
+  Features no_lmr = Features::modern();
+  no_lmr.lmr = false;
+  EXPECT_EQ(Features::parse("modern-lmr").to_string(), no_lmr.to_string());
+  EXPECT_EQ(Features::parse("modern,-lmr").to_string(), no_lmr.to_string());
+  Features thesis_lmr = Features::thesis();
+  thesis_lmr.lmr = true;
+  EXPECT_EQ(Features::parse("thesis+lmr").to_string(), thesis_lmr.to_string());
+  EXPECT_EQ(Features::parse("thesis,lmr").to_string(), thesis_lmr.to_string());
+  EXPECT_EQ(Features::parse("modern-lmr+lmr").to_string(), Features::modern().to_string());
+  EXPECT_EQ(Features::parse("lmr-lmr").to_string(), "none");
+  EXPECT_EQ(Features::parse("-lmr").to_string(), "none");
+  EXPECT_EQ(Features::parse("all-modern").to_string(), "none");
+  EXPECT_EQ(to_mask(Features::parse("modern-thesis")), 0u);
+  EXPECT_FALSE(Features::parse("modern-thesis").tt);
+  EXPECT_TRUE(Features::parse("modern-thesis").lmr);
+  EXPECT_EQ(Features::parse("all,tt").to_string(), Features::all().to_string());
+  EXPECT_EQ(Features::parse("thesis-null-aspiration").to_string(),
+            "tt,ttmove,mvvlva,killers,history,checkext,qsearch");
 }
 
 TEST(SearchFeatures, ErrorNamesTheItem) {
