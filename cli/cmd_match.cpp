@@ -24,6 +24,7 @@ struct MatchArgs {
   std::string tc, openings = lab::common::default_suite_path(), results, pgn;
   std::int64_t movetime = 0, margin = 50;
   int depth = 0;
+  std::uint64_t nodes = 0;
   int games = 10;
   bool resume = false, json = false;
 };
@@ -35,9 +36,10 @@ namespace {
 lab::games::MatchConfig config_of(const MatchArgs& a) {
   lab::games::MatchConfig c;
   c.engines = a.engines;
-  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) > 1)
-    throw UsageError("give one of --tc, --movetime and --depth");
+  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) + int(a.nodes > 0) > 1)
+    throw UsageError("give one of --tc, --movetime, --depth and --nodes");
   if (a.depth > 0) c.tc.depth = a.depth;
+  else if (a.nodes > 0) c.tc.nodes = a.nodes;
   else if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
   else c.tc = lab::games::parse_time_control(a.tc.empty() ? "10+0.1" : a.tc);
   c.tc.margin_ms = a.margin;
@@ -108,6 +110,7 @@ Command add_match(CLI::App& root) {
   app->add_option("--depth", a->depth, "fixed depth per move, no clock (a move that takes "
                   "over 120 s is a hang)")
       ->check(CLI::Range(1, 64));
+  add_nodes_option(app, a->nodes);
   app->add_option("--movetime", a->movetime, "fixed time per move in ms")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   app->add_option("--timemargin", a->margin, "ms an engine may overstep its time")

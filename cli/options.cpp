@@ -184,6 +184,14 @@ CLI::Option* add_profile_option(CLI::App* app, std::string& target) {
       ->capture_default_str();
 }
 
+CLI::Option* add_nodes_option(CLI::App* app, std::uint64_t& target) {
+  return app->add_option("--nodes", target,
+                         "fixed node count per move, no clock: what a search change is worth per "
+                         "node, the same on a loaded machine (a move that takes over 120 s is a "
+                         "hang)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+}
+
 Features search_features(const std::string& profile, const std::string& features) {
   if (features.empty()) return profile_features(profile.empty() ? "thesis" : profile);
   if (!profile.empty() && profile != "thesis")

@@ -66,6 +66,8 @@ Position parse_position_arg(const std::string& fen);
 // when not given) the features are the profile's unless --features names
 // them; giving both is a usage error.
 CLI::Option* add_profile_option(CLI::App* app, std::string& target);
+// --nodes N for games: a fixed node count per move, no clock (1 .. 2^40).
+CLI::Option* add_nodes_option(CLI::App* app, std::uint64_t& target);
 Features search_features(const std::string& profile, const std::string& features);
 
 // Prints one JSON document on one line of stdout.

@@ -22,6 +22,7 @@ void add_tuning_options(CLI::App* app, TuningArgs& a, const std::string& checkpo
                   "games at this fixed depth per move (reproducible from the seed; default 3 "
                   "when no --tc or --movetime)")
       ->check(CLI::Range(1, 64));
+  add_nodes_option(app, a.nodes);
   app->add_option("--tc", a.tc, "games with a clock BASE+INC in seconds (not reproducible)");
   app->add_option("--movetime", a.movetime, "games at this fixed time per move in ms")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
@@ -47,10 +48,11 @@ lab::games::TuningSetup tuning_setup(const TuningArgs& a) {
     throw UsageError(e.what());
   }
   s.profile = a.profile;
-  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) > 1)
-    throw UsageError("give one of --tc, --movetime and --depth");
+  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) + int(a.nodes > 0) > 1)
+    throw UsageError("give one of --tc, --movetime, --depth and --nodes");
   if (!a.tc.empty()) s.tc = lab::games::parse_time_control(a.tc);
   else if (a.movetime > 0) s.tc.movetime_ms = a.movetime;
+  else if (a.nodes > 0) s.tc.nodes = a.nodes;
   else s.tc.depth = a.depth > 0 ? a.depth : 3;
   s.openings_path = a.openings;
   s.openings = lab::common::load_suite(a.openings);

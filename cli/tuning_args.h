@@ -18,6 +18,7 @@ struct TuningArgs {
   std::string params = "eval", profile = "thesis", tc, openings;
   std::int64_t movetime = 0;
   int depth = 0, threads = 1;
+  std::uint64_t nodes = 0;
   std::uint64_t seed = 1;
   std::string checkpoint, save;
   bool resume = false, json = false;

@@ -119,6 +119,7 @@ GameEnd Referee::judge() const {
 
 std::string TimeControl::text() const {
   if (depth > 0) return "depth=" + std::to_string(depth);
+  if (nodes > 0) return "nodes=" + std::to_string(nodes);
   if (movetime_ms > 0) return "movetime=" + std::to_string(movetime_ms);
   auto secs = [](std::int64_t ms) {
     std::ostringstream o;

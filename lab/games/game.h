@@ -60,16 +60,23 @@ class Referee {
 };
 
 struct TimeControl {
-  std::int64_t base_ms = 0, inc_ms = 0;  // the game clock, when movetime_ms and depth are 0
+  std::int64_t base_ms = 0, inc_ms = 0;  // the game clock, when movetime_ms, depth and nodes are 0
   std::int64_t movetime_ms = 0;          // > 0: fixed time per move
   // > 0: a fixed depth per move, no clock (what time to depth cannot see:
   // the same depth searched by more threads); a move not made within
   // depth_hang_ms (plus grace) is a hang.
   int depth = 0;
+  // > 0: a fixed node count per move, no clock: what a search change is
+  // worth per node searched, the same on a loaded machine as on a quiet one
+  // (a 1-thread xqlab search is reproducible; its speed per node is not
+  // counted). Hangs as with a fixed depth.
+  std::uint64_t nodes = 0;
   std::int64_t depth_hang_ms = 120000;
   std::int64_t margin_ms = 50;           // overstepping by this much is not a loss
   std::int64_t grace_ms = 1000;          // wait after the deadline before a hang is declared
-  std::string text() const;              // "1+0.1" or "movetime=100"
+  std::string text() const;              // "1+0.1", "movetime=100", "depth=8" or "nodes=20000"
+  bool clocked() const { return movetime_ms == 0 && depth == 0 && nodes == 0; }
+  bool fixed_work() const { return depth > 0 || nodes > 0; }  // no time limit at all
 };
 // "B+I" in seconds (B may be "M:SS"); throws std::invalid_argument.
 TimeControl parse_time_control(const std::string& text);

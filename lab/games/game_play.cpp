@@ -57,9 +57,17 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
   while (end.result == GameResult::None) {
     const Color us = ref.position().side_to_move();
     Player& p = us == Color::Red ? red : black;
-    const MoveRequest req{ref.base_fen(), ref.moves_since_base(), us,          tc.movetime_ms,
-                          left[0],        left[1],                tc.inc_ms,   tc.depth};
-    const std::int64_t allowed = tc.depth > 0         ? tc.depth_hang_ms
+    MoveRequest req;
+    req.fen = ref.base_fen();
+    req.moves = ref.moves_since_base();
+    req.side = us;
+    req.movetime_ms = tc.movetime_ms;
+    req.red_ms = left[0];
+    req.black_ms = left[1];
+    req.inc_ms = tc.inc_ms;
+    req.depth = tc.depth;
+    req.nodes = tc.nodes;
+    const std::int64_t allowed = tc.fixed_work()      ? tc.depth_hang_ms
                                  : tc.movetime_ms > 0 ? tc.movetime_ms
                                                       : left[index(us)];
     const auto deadline = Clock::now() + std::chrono::milliseconds(allowed + tc.margin_ms);
@@ -71,12 +79,12 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
                                               : reply.detail)};
       break;
     }
-    if (tc.depth == 0 && used > allowed + tc.margin_ms) {
+    if (!tc.fixed_work() && used > allowed + tc.margin_ms) {
       end = {loss_for(us), forfeit(p, us, "loses on time (" + std::to_string(used) + " ms of " +
                                               std::to_string(allowed) + ")")};
       break;
     }
-    const bool clocked = tc.movetime_ms == 0 && tc.depth == 0;
+    const bool clocked = tc.clocked();
     if (clocked) left[index(us)] += tc.inc_ms - used;
     const Move m = ref.position().parse_move(reply.move);
     if (!m) {

@@ -42,6 +42,7 @@ struct MoveRequest {
   std::int64_t movetime_ms = 0;  // > 0: fixed time per move, clocks unused
   std::int64_t red_ms = 0, black_ms = 0, inc_ms = 0;
   int depth = 0;                 // > 0: search to this depth, no time limit
+  std::uint64_t nodes = 0;       // > 0 (and depth 0): search this many nodes, no time limit
   // Set: polled while the engine thinks (every 20 ms); once it returns true
   // the engine is told to stop and its best move so far is the reply.
   std::function<bool()> should_stop;

@@ -224,6 +224,7 @@ MoveReply UciPlayer::think(const MoveRequest& req, Clock::time_point deadline,
   }
   std::ostringstream go;
   if (req.depth > 0) go << "go depth " << req.depth;
+  else if (req.nodes > 0) go << "go nodes " << req.nodes;
   else if (req.movetime_ms > 0) go << "go movetime " << req.movetime_ms;
   else
     go << "go wtime " << req.red_ms << " btime " << req.black_ms << " winc " << req.inc_ms

@@ -8,6 +8,8 @@
 
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "lab/games/player.h"
 #include "tests/support/files.h"
@@ -264,6 +266,51 @@ TEST(RecommendCli, SaysWhenTheEvidenceIsNotEnough) {
   EXPECT_FALSE(rec["decided"].get<bool>());
   EXPECT_NE(rec["verdict"].get<std::string>().find("not enough evidence"), std::string::npos) << rec["verdict"];
   EXPECT_TRUE(rec["ranked"][0]["speedup"].is_number());
+}
+
+// Fixed-node games (`--nodes`): no clock, each move a search of that many
+// nodes, in-process ("limits.nodes") and over UCI ("go nodes"). A 1-thread
+// xqlab search stops at a node count, not at a time, so the same match
+// played twice is the same games move for move, whatever the load. The
+// engines differ by the Features option (in-process: the modern set less
+// late-move reductions; over UCI: the modern set by name).
+TEST(MatchRunner, FixedNodeGamesAreTheSameGamesTwice) {
+  const std::string suite = xq::test::temp_path("match", "nodes.csv");
+  std::ofstream(suite) << "name,fen\n"
+                          "start,rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n";
+  std::vector<std::vector<std::string>> runs;
+  for (int run = 0; run < 2; ++run) {
+    const std::string results = xq::test::temp_path("match", "nodes-" + std::to_string(run) + ".jsonl");
+    std::remove(results.c_str());
+    MatchConfig c;
+    c.engines = {"xqlab:features=modern-lmr",
+                 std::string("uci:") + XQLAB_BINARY + " engine,Features=modern"};
+    c.tc.nodes = 3000;
+    c.adjudication.resign = ResignRule{};
+    c.adjudication.draw = DrawRule{30, 6, 20};
+    c.openings_path = suite;
+    c.openings = common::load_suite(suite);
+    c.games = 2;
+    c.results_path = results;
+    const MatchResult m = run_match(c, nullptr, nullptr);
+    ASSERT_EQ(m.games, 2);
+    EXPECT_EQ(m.names[0], "xqlab-serial-1t-modern-lmr");
+    EXPECT_EQ(m.pairings[0].forfeits, 0);
+    EXPECT_EQ(match_json(c, m)["tc"], "nodes=3000");
+    std::vector<std::string> games;
+    std::ifstream in(results);
+    for (std::string l; std::getline(in, l);) {
+      const Json g = Json::parse(l);
+      if (g.contains("header")) continue;
+      EXPECT_EQ(g.at("clock_ms")[0], -1) << "no clock with a fixed node count";
+      games.push_back(g.at("moves").dump());
+    }
+    ASSERT_EQ(games.size(), 2u);
+    runs.push_back(games);
+    std::remove(results.c_str());
+  }
+  EXPECT_EQ(runs[0], runs[1]);
+  EXPECT_NE(runs[0][0], runs[0][1]) << "the two colours' games differ";
 }
 
 TEST(MatchSlow, XqlabAgainstFairyStockfish) {
