@@ -36,12 +36,8 @@ namespace {
 lab::games::MatchConfig config_of(const MatchArgs& a) {
   lab::games::MatchConfig c;
   c.engines = a.engines;
-  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) + int(a.nodes > 0) > 1)
-    throw UsageError("give one of --tc, --movetime, --depth and --nodes");
-  if (a.depth > 0) c.tc.depth = a.depth;
-  else if (a.nodes > 0) c.tc.nodes = a.nodes;
-  else if (a.movetime > 0) c.tc.movetime_ms = a.movetime;
-  else c.tc = lab::games::parse_time_control(a.tc.empty() ? "10+0.1" : a.tc);
+  c.tc = game_limit(a.tc, a.movetime, a.depth, a.nodes)
+             .value_or(lab::games::parse_time_control("10+0.1"));
   c.tc.margin_ms = a.margin;
   if (!a.resign.empty()) c.adjudication.resign = lab::games::parse_resign(a.resign);
   if (!a.draw.empty()) c.adjudication.draw = lab::games::parse_draw(a.draw);

@@ -4,6 +4,8 @@
 #include <csignal>
 #include <cstdio>
 
+#include "cli/usage_error.h"
+
 namespace xq::cli {
 namespace {
 
@@ -12,6 +14,19 @@ static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler
 extern "C" void on_match_sigint(int) { g_match_stop.store(true, std::memory_order_relaxed); }
 
 }  // namespace
+
+std::optional<lab::games::TimeControl> game_limit(const std::string& tc, std::int64_t movetime,
+                                                  int depth, std::uint64_t nodes) {
+  if (int(!tc.empty()) + int(movetime > 0) + int(depth > 0) + int(nodes > 0) > 1)
+    throw UsageError("give one of --tc, --movetime, --depth and --nodes");
+  lab::games::TimeControl c;
+  if (!tc.empty()) c = lab::games::parse_time_control(tc);
+  else if (movetime > 0) c.movetime_ms = movetime;
+  else if (depth > 0) c.depth = depth;
+  else if (nodes > 0) c.nodes = nodes;
+  else return std::nullopt;
+  return c;
+}
 
 bool run_until_sigint(const std::function<void(const std::atomic<bool>* stop)>& body) {
   g_match_stop.store(false);

@@ -48,12 +48,8 @@ lab::games::TuningSetup tuning_setup(const TuningArgs& a) {
     throw UsageError(e.what());
   }
   s.profile = a.profile;
-  if (int(!a.tc.empty()) + int(a.movetime > 0) + int(a.depth > 0) + int(a.nodes > 0) > 1)
-    throw UsageError("give one of --tc, --movetime, --depth and --nodes");
-  if (!a.tc.empty()) s.tc = lab::games::parse_time_control(a.tc);
-  else if (a.movetime > 0) s.tc.movetime_ms = a.movetime;
-  else if (a.nodes > 0) s.tc.nodes = a.nodes;
-  else s.tc.depth = a.depth > 0 ? a.depth : 3;
+  if (const auto limit = game_limit(a.tc, a.movetime, a.depth, a.nodes)) s.tc = *limit;
+  else s.tc.depth = 3;
   s.openings_path = a.openings;
   s.openings = lab::common::load_suite(a.openings);
   s.threads = a.threads;

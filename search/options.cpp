@@ -1,5 +1,6 @@
 #include "search/options.h"
 
+#include <optional>
 #include <stdexcept>
 
 namespace xq {
@@ -72,14 +73,13 @@ Features Features::parse(std::string_view text) {
     if (item.empty())
       throw std::invalid_argument("unknown search feature '' (an empty item in '" +
                                   std::string(text) + "')");
-    const Features* set = nullptr;
-    const Features sets[] = {all(), none(), thesis(), modern()};
-    const char* set_names[] = {"all", "none", "thesis", "modern"};
-    for (int i = 0; i < 4; ++i)
-      if (item == set_names[i]) set = &sets[i];
-    bool found = set != nullptr;
+    std::optional<Features> set;
+    if (item == "all") set = all();
+    else if (item == "none") set = none();
+    else if (item == "thesis" || item == "modern") set = profile_features(item);
+    bool found = set.has_value();
     for (const Named& n : kFeatureNames) {
-      const bool named = set ? set->*n.flag : item == n.name;
+      const bool named = set ? (*set).*n.flag : item == n.name;
       if (named) f.*n.flag = !remove;
       found = found || named;
     }
