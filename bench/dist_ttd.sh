@@ -5,8 +5,9 @@
 # counterpart at 2 threads (mpi-lazy: lazysmp; mpi-abdada: abdada; mpi-aphid:
 # aphid), with the serial search as the reference of every speedup and the
 # distributed backend with nothing shared between its ranks as the floor
-# (mpi-lazy: share_depth=0; mpi-abdada: home_depth=64, every node claimed at
-# home); mpi-aphid shares nothing but leaves by design, so its third run is
+# (mpi-lazy: share_depth=0; mpi-abdada: home_depth=64 and replica_depth=0,
+# no node claimed at a home and no store shipped -- the root's best is still
+# shared); mpi-aphid shares nothing but leaves by design, so its third run is
 # Brockington's dedicated master instead (aphid_master=no: every leaf is
 # searched on rank 1).
 # Every position is searched by each configuration in turn, repetition by
@@ -33,7 +34,7 @@ suite="${5:-$(dirname "$0")/../data/middlegames.csv}"
 backend="${XQLAB_DIST_BACKEND:-mpi-lazy}"
 case "$backend" in
   mpi-lazy) local_backend=lazysmp; off=(--param share_depth=0) ;;
-  mpi-abdada) local_backend=abdada; off=(--param home_depth=64) ;;
+  mpi-abdada) local_backend=abdada; off=(--param home_depth=64 --param replica_depth=0) ;;
   mpi-aphid) local_backend=aphid; off=(--param aphid_master=no) ;;
   *) echo "dist_ttd.sh: XQLAB_DIST_BACKEND must be mpi-lazy, mpi-abdada or mpi-aphid, got '$backend'" >&2; exit 2 ;;
 esac

@@ -105,6 +105,7 @@ struct SearchStats {
   Counter deferred_searches; // deferred moves searched in the second pass
   Counter cutoff_reprobes;   // table re-probes made because a move was deferred
   Counter root_retests;      // root fail highs re-tested at another thread's raised best
+  Counter root_adoptions;    // root bests taken from another thread (or rank)
   Counter mark_underflows;   // releases that found a count already at zero
   Counter mark_leaks;        // busy marks still set when the search ended
   // DTS-style splitting (dts): split points published while no thread was
@@ -181,6 +182,7 @@ struct SearchStats {
   X(eldest_splits) X(joins) X(aborts) X(idle_seconds) X(nested_joins) X(master_joins) \
   X(search_seconds) X(lock_seconds) X(copy_seconds) X(span_seconds) X(wasted_nodes) \
   X(busy_answers) X(deferrals) X(deferred_searches) X(cutoff_reprobes) X(root_retests) \
+  X(root_adoptions) \
   X(mark_underflows) X(mark_leaks) X(gratuitous_splits) X(late_joins) X(predicted_all) \
   X(predicted_cut) X(prediction_held) X(tasks) X(stolen_tasks) X(researches) X(critical_path) \
   X(cancel_wait_seconds) X(helper_cpu_seconds) X(schedule_bound) X(master_passes) \
@@ -197,7 +199,7 @@ void for_each_counter(Stats& s, F&& f) {
 #undef XQ_VISIT
 }
 // Every counter is 8 bytes, so a counter missing from the list shows here.
-inline constexpr int kSearchCounters = 61;
+inline constexpr int kSearchCounters = 62;
 static_assert(sizeof(SearchStats) == kSearchCounters * 8, "XQ_SEARCH_COUNTERS misses a counter");
 
 // One rank of a distributed search (parallel/dist/): its nodes and what it

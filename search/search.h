@@ -469,6 +469,7 @@ class Search {
   bool adopt_root_best(Worker& w, Depth depth, Value alpha_orig, Value beta, Value& alpha,
                        Value& best, Move& best_move) {
     if (!hooks_.adopt_root(w, depth, alpha_orig, beta, best)) return false;
+    ++w.stats.root_adoptions;
     best_move = w.pv[0].moves[0];
     alpha = std::max(alpha, best);
     return true;

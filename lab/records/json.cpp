@@ -39,6 +39,7 @@ void to_json(Json& j, const SearchStats& s) {
            {"deferred_searches", u(s.deferred_searches)},
            {"cutoff_reprobes", u(s.cutoff_reprobes)},
            {"root_retests", u(s.root_retests)},
+           {"root_adoptions", u(s.root_adoptions)},
            {"mark_underflows", u(s.mark_underflows)},
            {"mark_leaks", u(s.mark_leaks)},
            {"gratuitous_splits", u(s.gratuitous_splits)},

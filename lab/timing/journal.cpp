@@ -53,7 +53,8 @@ constexpr CounterField kCounters[] = {
     {"prediction_held", &SearchStats::prediction_held},
     {"seldepth", &SearchStats::seldepth}};
 // The modern profile's, the task backends', the split-before-eldest
-// policies', APHID's and the distributed backends' counters: journals written
+// policies', APHID's and the distributed backends' counters and the root
+// bests adopted (2026-11-29): journals written
 // before them lack them (read as 0).
 constexpr CounterField kSelectivity[] = {
     {"reductions", &SearchStats::reductions},
@@ -76,7 +77,8 @@ constexpr CounterField kSelectivity[] = {
     {"bytes_received", &SearchStats::bytes_received},
     {"entries_offered", &SearchStats::entries_offered},
     {"entries_shipped", &SearchStats::entries_shipped},
-    {"entries_received", &SearchStats::entries_received}};
+    {"entries_received", &SearchStats::entries_received},
+    {"root_adoptions", &SearchStats::root_adoptions}};
 
 struct SecondsField {
   const char* name;

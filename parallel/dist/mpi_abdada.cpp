@@ -11,7 +11,17 @@
 // nodes and the releases of their claims are queued per thread and shipped
 // to their homes in batches once per tick (a release a tick late keeps a
 // node busy a little longer: it is deferred, never searched wrongly).
-// Shallower nodes are claimed in the rank's own table, among its threads.
+// Shallower nodes are claimed in the rank's own table, among its threads;
+// with `replica_depth` set, their stores at least that deep are shipped to
+// every other rank once per tick too (a lazy cluster's replication under
+// the partitioned deep entries), so that the ranks share the middle of the
+// tree as one process's threads share all of it.
+//
+// The root's running best is shared by every thread of every rank (as
+// abdada's threads share it, parallel/shared/root_share.h): a root move
+// that raises it is sent to the other ranks at once, which adopt it as
+// their own threads' (without it a rank goes on with a stale alpha and
+// re-searches what the other rank has already refuted).
 //
 // A thread waiting for an answer sleeps on its mailbox; the rank's wire
 // thread serves the claims of other ranks and posts the answers to this
@@ -50,6 +60,11 @@ class AbdadaRankHooks : public RootSharingHooks {
 
   Depth claim_depth() const { return rank_.mode().claim_depth(); }
   bool defer_root() const { return rank_.mode().defer_root(); }
+  // This rank's threads' best, and every other rank's.
+  void publish_root(Worker& w, Depth depth, Value lo, Value hi, Value v) {
+    RootSharingHooks::publish_root(w, depth, lo, hi, v);
+    rank_.mode().send_root(depth, lo, hi, v, w.pv[0]);
+  }
   Depth reprobe_depth() const { return rank_.mode().reprobe_depth(); }
   bool aborted(const Worker& w) const { return rank_.stopped(w); }
   void add_helper_stats(SearchStats& s) const { rank_.add_helpers(s); }
@@ -88,6 +103,7 @@ struct alignas(64) Outgoing {
   std::mutex mutex;
   std::vector<std::vector<dist::WireEntry>> stores;  // by home rank
   std::vector<std::vector<QueuedRelease>> releases;  // by home rank
+  std::vector<dist::WireEntry> replicas;             // for every other rank
   std::uint64_t offered = 0;
 };
 
@@ -106,13 +122,14 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
       : ranks_(p.ranks),
         wire_slot_(p.threads),
         home_depth_(Depth(c.param("home_depth"))),
+        replica_depth_(Depth(c.param("replica_depth"))),
         claim_depth_(p.threads > 1 ? Depth(c.param("abdada_defer_depth"))
                      : p.ranks > 1 ? home_depth_
                                    : kNoClaims),
         reprobe_depth_(Depth(c.param("abdada_reprobe_depth"))),
         defer_root_(c.param("abdada_defer_root") != 0),
         retest_(c.param("root_retest") != 0),
-        shares_root_(p.threads > 1),
+        shares_root_(p.threads > 1 || p.ranks > 1),
         awaited_(new std::atomic<int>[std::size_t(p.ranks)]),
         abandoned_(std::size_t(p.ranks)) {
     for (int i = 0; i < p.threads; ++i) {
@@ -137,9 +154,11 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   template <class R>
   void attach(R& rank) {
     wire_ = &rank.wire();
+    rank_id_ = rank.rank();
     done_ = &rank.done_flag();
     table_ = &rank.table();
-    rank.table().attach(ranks_ > 1 ? this : nullptr, rank.rank(), ranks_, home_depth_);
+    rank.table().attach(ranks_ > 1 ? this : nullptr, rank.rank(), ranks_, home_depth_,
+                        replica_depth_);
   }
   void reset(std::uint64_t id, const std::atomic<bool>& stop) {
     id_ = id;
@@ -156,6 +175,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     for (auto& o : outgoing_) {
       for (auto& v : o->stores) v.clear();
       for (auto& v : o->releases) v.clear();
+      o->replicas.clear();
       o->offered = 0;
     }
     shipped_ = received_ = served_ = underflows_ = leaks_ = 0;
@@ -212,6 +232,23 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     Outgoing& o = *outgoing_[std::size_t(tid)];
     std::lock_guard lock(o.mutex);
     o.releases[std::size_t(home)].push_back({key, slot.bucket, std::int32_t(slot.slot)});
+  }
+  // A root move raised the best (search threads; a mutex-free send).
+  void send_root(Depth depth, Value lo, Value hi, Value v, const PvLine& pv) const {
+    if (ranks_ == 1 || halted()) return;
+    dist::Writer w;
+    w.put(id_).put(std::int32_t(depth)).put(std::int32_t(lo)).put(std::int32_t(hi)).put(
+        std::int32_t(v));
+    dist::put_moves(w, std::span<const Move>(pv.moves.data(), std::size_t(pv.size)));
+    const std::vector<std::uint8_t> body = w.take();
+    for (int r = 0; r < ranks_; ++r)
+      if (r != rank_id_) wire_->send(r, Tag::RootBest, body);
+  }
+  void replicated(Key key, const TTData& d, int tid) override {
+    Outgoing& o = *outgoing_[std::size_t(tid)];
+    std::lock_guard lock(o.mutex);
+    o.replicas.push_back({key, packed::pack(d, 0)});
+    ++o.offered;
   }
 
   template <class R>
@@ -321,6 +358,18 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         received_ += n;
         return true;
       }
+      case Tag::RootBest: {
+        const Depth depth = r.get<std::int32_t>();
+        const Value lo = r.get<std::int32_t>();
+        const Value hi = r.get<std::int32_t>();
+        const Value v = r.get<std::int32_t>();
+        dist::get_moves(r, line_moves_, kMaxPly);
+        PvLine pv;
+        pv.size = int(line_moves_.size());
+        std::copy(line_moves_.begin(), line_moves_.end(), pv.moves.begin());
+        if (!fin_sent) root_.publish(depth, lo, hi, v, pv);
+        return true;
+      }
       case Tag::Release: {
         const auto n = r.get<std::uint32_t>();
         for (std::uint32_t i = 0; i < n; ++i) {
@@ -358,10 +407,26 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     if (sim::Machine* m = sim::Machine::current(); m && box.sim_id >= 0) m->wake(box.sim_id, m->now());
   }
   // Ships every thread's queued stores and releases to their homes, one
-  // message of each kind per home.
+  // message of each kind per home, and the replicas to every other rank
+  // (counted shipped once, received once per rank, as mpi-lazy's).
   template <class R>
   void flush(R& rank) {
     if (ranks_ == 1) return;
+    replicas_.clear();
+    for (auto& o : outgoing_) {
+      std::lock_guard lock(o->mutex);
+      replicas_.insert(replicas_.end(), o->replicas.begin(), o->replicas.end());
+      o->replicas.clear();
+    }
+    if (!replicas_.empty()) {
+      Writer w;
+      w.put(id_).put(std::uint32_t(replicas_.size()));
+      for (const dist::WireEntry& e : replicas_) w.put(e);
+      const std::vector<std::uint8_t> body = w.take();
+      for (int r = 0; r < ranks_; ++r)
+        if (r != rank.rank()) rank.wire().send(r, Tag::Entries, body);
+      shipped_ += replicas_.size();
+    }
     for (int home = 0; home < ranks_; ++home) {
       if (home == rank.rank()) continue;
       stores_.clear();
@@ -394,9 +459,10 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
 
   const int ranks_;
   const int wire_slot_;  // the table slot of the rank's wire thread
-  const Depth home_depth_, claim_depth_, reprobe_depth_;
+  const Depth home_depth_, replica_depth_, claim_depth_, reprobe_depth_;
   const bool defer_root_, retest_, shares_root_;
   dist::Transport* wire_ = nullptr;
+  int rank_id_ = 0;
   const std::atomic<bool>* done_ = nullptr;
   const std::atomic<bool>* stop_ = nullptr;  // the search's (SearchShared::stop)
   std::uint64_t id_ = 0;
@@ -406,6 +472,8 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
   // The wire thread's (read by others after the pool has parked).
   std::vector<dist::WireEntry> stores_;
   std::vector<QueuedRelease> releases_;
+  std::vector<dist::WireEntry> replicas_;
+  std::vector<Move> line_moves_;
   // By home rank: claims sent and not answered yet (the threads count up,
   // the wire thread down), and the claims of answers that came too late.
   std::unique_ptr<std::atomic<int>[]> awaited_;
@@ -439,6 +507,11 @@ extern const BackendInfo kMpiAbdadaBackend = {
                            "least remaining depth of a node whose entry and searcher count live "
                            "at its home rank (claims of it are round trips)",
                            1, 64, {}, 3});
+        v.insert(v.begin() + 2,
+                 ParamSpec{"replica_depth",
+                           "least depth of a shallower node's store shipped to every other rank "
+                           "(0: none; the nodes below home_depth stay each rank's own)",
+                           0, 64, {}, 1});
         for (const ParamSpec& s : kAbdadaBackend.params())
           if (s.name != "abdada_first_complete") v.push_back(s);
         return v;

@@ -127,7 +127,10 @@ class ShippingTable : public Inner {
 // slot, marked by kRemoteSlot, and its release is queued for the home.
 // A store of such a node is kept here too and queued for the home, and a
 // claim's answer deeper than this rank's copy is kept here. Shallow
-// nodes, and deep ones homed here, use the inner table alone.
+// nodes, and deep ones homed here, use the inner table alone -- except
+// that stores at least `replica_depth` deep (and shallower than
+// `home_depth`) are also queued for every other rank, which keeps them as
+// a lazy cluster does (Remote::replicated; replica_depth 0: none).
 template <class Inner>
 class HomeTable : public Inner {
  public:
@@ -139,17 +142,19 @@ class HomeTable : public Inner {
     virtual TTClaim claim(int home, Key key, bool exclusive, int tid) = 0;
     virtual void stored(int home, Key key, const TTData& d, int tid) = 0;
     virtual void released(int home, Key key, TTSlot slot, int tid) = 0;
+    virtual void replicated(Key key, const TTData& d, int tid) = 0;
 
    protected:
     ~Remote() = default;
   };
 
   // remote null: one rank, every entry is at home.
-  void attach(Remote* remote, int rank, int ranks, Depth home_depth) {
+  void attach(Remote* remote, int rank, int ranks, Depth home_depth, Depth replica_depth = 0) {
     remote_ = remote;
     rank_ = rank;
     ranks_ = ranks;
     home_depth_ = home_depth;
+    replica_depth_ = replica_depth;
   }
   int home(Key key) const { return int(((key >> 32) * std::uint64_t(ranks_)) >> 32); }
   bool homed_elsewhere(Key key, Depth depth) const {
@@ -182,13 +187,18 @@ class HomeTable : public Inner {
   }
   void store(Key key, const TTData& d, int tid) {
     Inner::store(key, d, tid);
-    if (homed_elsewhere(key, d.depth)) remote_->stored(home(key), key, d, tid);
+    if (!remote_) return;
+    if (d.depth >= home_depth_) {
+      if (home(key) != rank_) remote_->stored(home(key), key, d, tid);
+    } else if (replica_depth_ > 0 && d.depth >= replica_depth_) {
+      remote_->replicated(key, d, tid);
+    }
   }
 
  private:
   Remote* remote_ = nullptr;
   int rank_ = 0, ranks_ = 1;
-  Depth home_depth_ = 0;
+  Depth home_depth_ = 0, replica_depth_ = 0;
 };
 
 // A search request: the root (its board and the repetition history behind

@@ -56,6 +56,7 @@ enum class Tag : std::uint8_t {
   LeafResult,  // a searcher -> rank 0: one depth of its leaf's search
   LeafYield,   // rank 0 -> a searcher's rank: give up a speculative search
   LeafDrop,    // a searcher -> rank 0: the leaf it gave up
+  RootBest,    // a thread -> every other rank: a root move raised the best (mpi-abdada)
 };
 
 struct Message {

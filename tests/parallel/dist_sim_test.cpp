@@ -102,6 +102,26 @@ TEST(DistSim, SameSeedSameSearch) {
   }
 }
 
+// Every rank's threads share the root's running best, as one process's
+// threads do: a rank adopts a best another rank found before its next root
+// move (root_adoptions counts them; a lone rank of one thread has nobody's
+// to adopt). Deterministic: the simulated machine with fixed seeds.
+TEST(DistSim, RanksAdoptEachOthersRootBest) {
+  std::uint64_t adopted = 0, alone = 0;
+  int searched = 0;
+  for (const Position& p : test::contract_positions(1))
+    for (std::uint64_t seed : {1, 2}) {
+      auto two = loop_cluster("mpi-abdada", 2, 1, "xor", {});
+      adopted += simulate(*two, p, to_depth(7), sim::Costs{}, seed).result.stats.root_adoptions;
+      auto one = loop_cluster("mpi-abdada", 1, 1, "xor", {});
+      alone += simulate(*one, p, to_depth(7), sim::Costs{}, seed).result.stats.root_adoptions;
+      ++searched;
+    }
+  EXPECT_GE(searched, 4);
+  EXPECT_GT(adopted, 0u);
+  EXPECT_EQ(alone, 0u);
+}
+
 // A round trip costs what the machine's wire says: two flights and four
 // message costs at the least, in virtual time; a slower wire, more.
 TEST(DistSim, RoundTripsTakeTheWiresVirtualTime) {

@@ -30,6 +30,7 @@ using namespace std::chrono_literals;
 struct FakeRemote final : dist::HomeTable<SpinlockTable>::Remote {
   std::vector<int> claims, stores, releases;  // home ranks
   std::vector<TTSlot> released_slots;
+  std::vector<Depth> replicas;  // their depths
   TTClaim claim(int home, Key, bool, int) override {
     claims.push_back(home);
     TTClaim c;
@@ -43,6 +44,7 @@ struct FakeRemote final : dist::HomeTable<SpinlockTable>::Remote {
     releases.push_back(home);
     released_slots.push_back(slot);
   }
+  void replicated(Key, const TTData& d, int) override { replicas.push_back(d.depth); }
 };
 
 TEST(HomeTable, HomesSpreadOverTheRanksByTheKeysHighBits) {
@@ -111,12 +113,38 @@ TEST(HomeTable, DeepNodesOfOtherRanksGoThroughTheWireAndTheRestStaysHere) {
   TTData d;
   ASSERT_TRUE(t.probe(other, d, 0));
   EXPECT_EQ(d.depth, 6);
+  EXPECT_TRUE(remote.replicas.empty());  // replica_depth 0: nothing replicated
+}
+
+TEST(HomeTable, StoresFromReplicaDepthBelowHomeDepthGoToEveryRank) {
+  dist::HomeTable<SpinlockTable> t;
+  t.configure(1, 2, Replacement::TwoTier);
+  FakeRemote remote;
+  t.attach(&remote, 0, 2, 5, 2);
+  Key here = 0, there = 0;
+  for (Key k = 1; !here || !there; ++k) {
+    const Key key = k * 0x9E3779B97F4A7C15ull;
+    (t.home(key) == 0 ? here : there) = key;
+  }
+  // Depth 1: this rank's alone; 2 to 4: kept here and replicated, wherever
+  // the key's home; 5 and deeper: sent to the home only (none when here).
+  for (std::int8_t depth = 1; depth <= 6; ++depth) {
+    t.store(here, TTData{Move::none(), 5, 0, depth}, 0);
+    t.store(there, TTData{Move::none(), 5, 0, depth}, 0);
+  }
+  EXPECT_EQ(remote.replicas, (std::vector<Depth>{2, 2, 3, 3, 4, 4}));
+  EXPECT_EQ(remote.stores, (std::vector<int>{1, 1}));
+  TTData d;
+  ASSERT_TRUE(t.probe(here, d, 0));
+  EXPECT_EQ(d.depth, 6);
 }
 
 std::unique_ptr<Backend> abdada_cluster(int ranks, int threads,
-                                        const std::string& scheme = "xor", int home_depth = 2) {
+                                        const std::string& scheme = "xor", int home_depth = 2,
+                                        int replica_depth = 1) {
   return test::loop_cluster("mpi-abdada", ranks, threads, scheme,
-                            {"home_depth=" + std::to_string(home_depth)});
+                            {"home_depth=" + std::to_string(home_depth),
+                             "replica_depth=" + std::to_string(replica_depth)});
 }
 
 using test::expect_balanced;
@@ -156,7 +184,7 @@ TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
 // count at 0: such underflows stay rare.
 TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
   for (int ranks : {2, 3}) {
-    auto b = abdada_cluster(ranks, 2, "spinlock", 4);
+    auto b = abdada_cluster(ranks, 2, "spinlock", 4, /*replica_depth=*/0);
     SearchOptions o;
     o.limits.depth = 8;
     Observer quiet;
@@ -179,6 +207,38 @@ TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
     EXPECT_LE(r.round_trips.quantile_us(0.5), r.round_trips.quantile_us(0.99)) << what;
     expect_balanced(r.stats, what);
   }
+}
+
+// Stores from replica_depth up to home_depth go to every other rank: each
+// is offered once and shipped once (in one message to every rank), and
+// received once per other rank; the deep ones go to their home alone.
+TEST(MpiAbdada, ShallowerStoresAreReplicatedToEveryRank) {
+  int searched = 0;
+  for (int ranks : {2, 3}) {
+    std::uint64_t received[2] = {};
+    for (int replica_depth : {0, 1}) {
+      auto b = abdada_cluster(ranks, 1, "xor", 4, replica_depth);
+      SearchOptions o;
+      o.limits.depth = 7;
+      Observer quiet;
+      const SearchResult r = b->search(Position(), o, quiet);
+      const std::string what =
+          std::to_string(ranks) + " ranks, replica_depth " + std::to_string(replica_depth);
+      EXPECT_EQ(r.stats.entries_shipped, r.stats.entries_offered) << what;
+      if (ranks == 2 || replica_depth == 0)
+        EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped) << what;
+      else  // the replicas twice, the home stores once
+        EXPECT_GT(r.stats.entries_received, r.stats.entries_shipped) << what;
+      EXPECT_LE(r.stats.entries_received, r.stats.entries_shipped * std::uint64_t(ranks - 1))
+          << what;
+      expect_balanced(r.stats, what);
+      received[replica_depth] = r.stats.entries_received;
+      ++searched;
+    }
+    // Depths 1 to 3 outnumber the deep stores many times over.
+    EXPECT_GT(received[1], 4 * received[0]) << ranks << " ranks";
+  }
+  EXPECT_EQ(searched, 4);
 }
 
 // A search ended by its clock leaves the pass that counts leaked marks to
