@@ -233,7 +233,8 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     std::lock_guard lock(o.mutex);
     o.releases[std::size_t(home)].push_back({key, slot.bucket, std::int32_t(slot.slot)});
   }
-  // A root move raised the best (search threads; a mutex-free send).
+  // A root move raised the best: sent at once, from the search thread (as
+  // its claims are), to every other rank.
   void send_root(Depth depth, Value lo, Value hi, Value v, const PvLine& pv) const {
     if (ranks_ == 1 || halted()) return;
     dist::Writer w;
