@@ -16,6 +16,10 @@
 // every other rank once per tick too (a lazy cluster's replication under
 // the partitioned deep entries), so that the ranks share the middle of the
 // tree as one process's threads share all of it.
+// With `home_claims=exclusive` only the claims that may be deferred (the
+// exclusive ones) are round trips; the others read and mark the rank's own
+// copy of the entry (Weill's count then misses them, which matters only to
+// an exclusive claim of the same node by another rank).
 //
 // The root's running best is shared by every thread of every rank (as
 // abdada's threads share it, parallel/shared/root_share.h): a root move
@@ -123,6 +127,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         wire_slot_(p.threads),
         home_depth_(Depth(c.param("home_depth"))),
         replica_depth_(Depth(c.param("replica_depth"))),
+        exclusive_home_claims_(c.param("home_claims") == 1),
         claim_depth_(p.threads > 1 ? Depth(c.param("abdada_defer_depth"))
                      : p.ranks > 1 ? home_depth_
                                    : kNoClaims),
@@ -158,7 +163,7 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
     done_ = &rank.done_flag();
     table_ = &rank.table();
     rank.table().attach(ranks_ > 1 ? this : nullptr, rank.rank(), ranks_, home_depth_,
-                        replica_depth_);
+                        replica_depth_, exclusive_home_claims_);
   }
   void reset(std::uint64_t id, const std::atomic<bool>& stop) {
     id_ = id;
@@ -351,12 +356,9 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         return true;
       }
       case Tag::Entries: {
-        const auto n = r.get<std::uint32_t>();
-        for (std::uint32_t i = 0; i < n; ++i) {
-          const auto e = r.get<dist::WireEntry>();
+        received_ += r.get_batch<dist::WireEntry>([&](const dist::WireEntry& e) {
           tt.Table::store(e.key, packed::unpack(e.word), wire_slot_);
-        }
-        received_ += n;
+        });
         return true;
       }
       case Tag::RootBest: {
@@ -372,12 +374,10 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         return true;
       }
       case Tag::Release: {
-        const auto n = r.get<std::uint32_t>();
-        for (std::uint32_t i = 0; i < n; ++i) {
-          const auto q = r.get<QueuedRelease>();
+        r.get_batch<QueuedRelease>([&](const QueuedRelease& q) {
           if (tt.Table::release(q.key, TTSlot{std::size_t(q.bucket), q.slot}, wire_slot_))
             ++underflows_;
-        }
+        });
         return true;
       }
       default:
@@ -420,10 +420,8 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
       o->replicas.clear();
     }
     if (!replicas_.empty()) {
-      Writer w;
-      w.put(id_).put(std::uint32_t(replicas_.size()));
-      for (const dist::WireEntry& e : replicas_) w.put(e);
-      const std::vector<std::uint8_t> body = w.take();
+      const std::vector<std::uint8_t> body =
+          Writer().put(id_).put_batch(replicas_).take();
       for (int r = 0; r < ranks_; ++r)
         if (r != rank.rank()) rank.wire().send(r, Tag::Entries, body);
       shipped_ += replicas_.size();
@@ -443,24 +441,21 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
         q.clear();
       }
       if (!stores_.empty()) {
-        Writer w;
-        w.put(id_).put(std::uint32_t(stores_.size()));
-        for (const dist::WireEntry& e : stores_) w.put(e);
-        rank.wire().send(home, Tag::Entries, w.take());
+        rank.wire().send(home, Tag::Entries,
+                         Writer().put(id_).put_batch(stores_).take());
         shipped_ += stores_.size();
       }
-      if (!releases_.empty()) {
-        Writer w;
-        w.put(id_).put(std::uint32_t(releases_.size()));
-        for (const QueuedRelease& q : releases_) w.put(q);
-        rank.wire().send(home, Tag::Release, w.take());
-      }
+      if (!releases_.empty())
+        rank.wire().send(home, Tag::Release,
+                         Writer().put(id_).put_batch(releases_).take());
     }
   }
 
   const int ranks_;
   const int wire_slot_;  // the table slot of the rank's wire thread
-  const Depth home_depth_, replica_depth_, claim_depth_, reprobe_depth_;
+  const Depth home_depth_, replica_depth_;
+  const bool exclusive_home_claims_;
+  const Depth claim_depth_, reprobe_depth_;
   const bool defer_root_, retest_, shares_root_;
   dist::Transport* wire_ = nullptr;
   int rank_id_ = 0;
@@ -513,6 +508,12 @@ extern const BackendInfo kMpiAbdadaBackend = {
                            "least depth of a shallower node's store shipped to every other rank "
                            "(0: none; the nodes below home_depth stay each rank's own)",
                            0, 64, {}, 1});
+        v.insert(v.begin() + 3,
+                 ParamSpec{"home_claims",
+                           "which claims of a node homed elsewhere are round trips to its home: "
+                           "every one, or the exclusive ones (an eldest brother's or a second "
+                           "pass's claim then reads and marks this rank's copy)",
+                           0, 1, {"all", "exclusive"}, 0});
         for (const ParamSpec& s : kAbdadaBackend.params())
           if (s.name != "abdada_first_complete") v.push_back(s);
         return v;

@@ -84,10 +84,11 @@ class LazyMode {
     boxes_.collect(batch_);
     if (batch_.empty()) return;
     shipped_ += batch_.size();
-    Writer w;
-    w.put(rank.search_id()).put(std::uint16_t(rank.rank())).put(std::uint32_t(batch_.size()));
-    for (const dist::WireEntry& e : batch_) w.put(e);
-    const std::vector<std::uint8_t> body = w.take();
+    const std::vector<std::uint8_t> body = Writer()
+                                               .put(rank.search_id())
+                                               .put(std::uint16_t(rank.rank()))
+                                               .put_batch(batch_)
+                                               .take();
     const int ranks = rank.params().ranks;
     if (ring_) {
       rank.wire().send((rank.rank() + 1) % ranks, Tag::Entries, body);
@@ -111,10 +112,9 @@ class LazyMode {
   bool handle(R& rank, const dist::Message& m, Reader& r, bool fin_sent) {
     if (m.tag != Tag::Entries) return false;
     const auto origin = r.get<std::uint16_t>();
-    const auto n = r.get<std::uint32_t>();
-    for (std::uint32_t i = 0; i < n; ++i)
-      rank.table().store_received(r.get<dist::WireEntry>(), rank.params().threads);
-    received_ += n;
+    received_ += r.get_batch<dist::WireEntry>([&](const dist::WireEntry& e) {
+      rank.table().store_received(e, rank.params().threads);
+    });
     const int next = (rank.rank() + 1) % rank.params().ranks;
     if (ring_ && !fin_sent && next != origin) rank.wire().send(next, Tag::Entries, m.body);
     return true;

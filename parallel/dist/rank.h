@@ -130,7 +130,11 @@ class ShippingTable : public Inner {
 // nodes, and deep ones homed here, use the inner table alone -- except
 // that stores at least `replica_depth` deep (and shallower than
 // `home_depth`) are also queued for every other rank, which keeps them as
-// a lazy cluster does (Remote::replicated; replica_depth 0: none).
+// a lazy cluster does (Remote::replicated; replica_depth 0: none). With
+// `exclusive_home_claims`, only the exclusive claims of a node homed
+// elsewhere go to its home: a claim that cannot be deferred (an eldest
+// brother, or a deferred move's second pass) reads and marks this rank's
+// copy, without a round trip.
 template <class Inner>
 class HomeTable : public Inner {
  public:
@@ -149,12 +153,14 @@ class HomeTable : public Inner {
   };
 
   // remote null: one rank, every entry is at home.
-  void attach(Remote* remote, int rank, int ranks, Depth home_depth, Depth replica_depth = 0) {
+  void attach(Remote* remote, int rank, int ranks, Depth home_depth, Depth replica_depth = 0,
+              bool exclusive_home_claims = false) {
     remote_ = remote;
     rank_ = rank;
     ranks_ = ranks;
     home_depth_ = home_depth;
     replica_depth_ = replica_depth;
+    exclusive_home_claims_ = exclusive_home_claims;
   }
   int home(Key key) const { return int(((key >> 32) * std::uint64_t(ranks_)) >> 32); }
   bool homed_elsewhere(Key key, Depth depth) const {
@@ -163,7 +169,8 @@ class HomeTable : public Inner {
 
   using Inner::claim;
   TTClaim claim(Key key, Depth depth, bool exclusive, int tid) {
-    if (!homed_elsewhere(key, depth)) return Inner::claim(key, exclusive, tid);
+    if (!homed_elsewhere(key, depth) || (exclusive_home_claims_ && !exclusive))
+      return Inner::claim(key, exclusive, tid);
     TTClaim c = remote_->claim(home(key), key, exclusive, tid);
     if (c.busy) return c;
     if (c.slot.slot >= 0) c.slot.slot += kRemoteSlot;
@@ -199,6 +206,7 @@ class HomeTable : public Inner {
   Remote* remote_ = nullptr;
   int rank_ = 0, ranks_ = 1;
   Depth home_depth_ = 0, replica_depth_ = 0;
+  bool exclusive_home_claims_ = false;
 };
 
 // A search request: the root (its board and the repetition history behind

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -127,6 +128,13 @@ class Writer {
     if (!text.empty()) std::memcpy(bytes_.data() + at, text.data(), text.size());
     return *this;
   }
+  // A count, then the items (a batch of entries or releases).
+  template <class Items>
+  Writer& put_batch(const Items& items) {
+    put(std::uint32_t(std::size(items)));
+    for (const auto& v : items) put(v);
+    return *this;
+  }
   std::vector<std::uint8_t> take() { return std::move(bytes_); }
   std::size_t size() const { return bytes_.size(); }
 
@@ -156,6 +164,13 @@ class Reader {
     std::string s(bytes_.begin() + std::ptrdiff_t(at_), bytes_.begin() + std::ptrdiff_t(at_ + n));
     at_ += n;
     return s;
+  }
+  // A batch written by Writer::put_batch: `f` gets each item; returns the count.
+  template <class T, class F>
+  std::uint32_t get_batch(F&& f) {
+    const auto n = get<std::uint32_t>();
+    for (std::uint32_t i = 0; i < n; ++i) f(get<T>());
+    return n;
   }
   bool done() const { return at_ == bytes_.size(); }
 

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <span>
 #include <thread>
 
 #include "parallel/backend.h"
@@ -113,6 +114,38 @@ TEST(DistCodec, RequestStatsAndBallotRoundTrip) {
   dist::Reader short_reader(cut);
   dist::Request ignored;
   EXPECT_THROW(dist::get_request(short_reader, ignored), std::runtime_error);
+}
+
+TEST(DistCodec, BatchesRoundTripAndACountPastTheEndThrows) {
+  const std::vector<dist::WireEntry> entries = {{1, 10}, {0xFFFF'FFFF'FFFF'FFFFull, 20}, {3, 30}};
+  const std::vector<std::uint8_t> body =
+      dist::Writer().put(std::uint64_t{7}).put_batch(entries).take();
+  EXPECT_EQ(body.size(), 8 + 4 + entries.size() * sizeof(dist::WireEntry));
+  dist::Reader r(body);
+  EXPECT_EQ(r.get<std::uint64_t>(), 7u);
+  std::vector<dist::WireEntry> back;
+  EXPECT_EQ(r.get_batch<dist::WireEntry>([&](const dist::WireEntry& e) { back.push_back(e); }), 3u);
+  ASSERT_EQ(back.size(), entries.size());
+  for (std::size_t i = 0; i < back.size(); ++i) {
+    EXPECT_EQ(back[i].key, entries[i].key);
+    EXPECT_EQ(back[i].word, entries[i].word);
+  }
+  EXPECT_TRUE(r.done());
+  // An empty batch is its count alone.
+  const std::vector<std::uint8_t> none =
+      dist::Writer().put_batch(std::span<const dist::WireEntry>()).take();
+  dist::Reader empty(none);
+  EXPECT_EQ(empty.get_batch<dist::WireEntry>([](const dist::WireEntry&) { FAIL(); }), 0u);
+  EXPECT_TRUE(empty.done());
+  // A count that promises more items than the body holds is a clear error
+  // after the items that are there.
+  std::vector<std::uint8_t> cut(body.begin(), body.end() - 1);
+  dist::Reader short_reader(cut);
+  short_reader.get<std::uint64_t>();
+  int seen = 0;
+  EXPECT_THROW(short_reader.get_batch<dist::WireEntry>([&](const dist::WireEntry&) { ++seen; }),
+               std::runtime_error);
+  EXPECT_EQ(seen, 2);
 }
 
 TEST(DistOutboxes, KeepTheDeepestOffers) {

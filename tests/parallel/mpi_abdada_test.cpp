@@ -139,6 +139,31 @@ TEST(HomeTable, StoresFromReplicaDepthBelowHomeDepthGoToEveryRank) {
   EXPECT_EQ(d.depth, 6);
 }
 
+TEST(HomeTable, WithExclusiveHomeClaimsOnlyDeferrableClaimsGoHome) {
+  dist::HomeTable<SpinlockTable> t;
+  t.configure(1, 2, Replacement::TwoTier);
+  FakeRemote remote;
+  t.attach(&remote, 0, 2, 5, 0, /*exclusive_home_claims=*/true);
+  Key there = 0;
+  for (Key k = 1; !there; ++k)
+    if (const Key key = k * 0x9E3779B97F4A7C15ull; t.home(key) == 1) there = key;
+  // A claim that cannot be deferred marks this rank's copy: no round trip,
+  // a local handle, released here.
+  const TTClaim eldest = t.claim(there, 6, false, 0);
+  EXPECT_TRUE(remote.claims.empty());
+  EXPECT_LT(eldest.slot.slot, dist::HomeTable<SpinlockTable>::kRemoteSlot);
+  EXPECT_EQ(t.searchers(there), 1);
+  EXPECT_FALSE(t.release(there, eldest.slot, 0));
+  EXPECT_EQ(t.searchers(there), 0);
+  EXPECT_TRUE(remote.releases.empty());
+  // An exclusive claim of the same node is still the home's.
+  const TTClaim younger = t.claim(there, 6, true, 0);
+  EXPECT_EQ(remote.claims, std::vector<int>{1});
+  EXPECT_GE(younger.slot.slot, dist::HomeTable<SpinlockTable>::kRemoteSlot);
+  t.release(there, younger.slot, 0);
+  EXPECT_EQ(remote.releases, std::vector<int>{1});
+}
+
 std::unique_ptr<Backend> abdada_cluster(int ranks, int threads,
                                         const std::string& scheme = "xor", int home_depth = 2,
                                         int replica_depth = 1) {
@@ -162,6 +187,32 @@ TEST(MpiAbdada, ExactModeIsTheSerialValueAtOneToFourRanks) {
   EXPECT_EQ(remote[1], 0u);
   for (int ranks = 2; ranks <= 4; ++ranks)
     EXPECT_GT(remote[ranks], 0u) << ranks << " ranks made no round trip";
+}
+
+// home_claims=exclusive: values unchanged in exact mode; a search makes
+// fewer round trips (the eldest brothers' claims stay on their rank), and
+// the claims that go home still defer.
+TEST(MpiAbdada, ExclusiveHomeClaimsKeepExactValuesAndMakeFewerRoundTrips) {
+  const auto make = [](int ranks, int threads, const std::string& claims) {
+    return test::loop_cluster("mpi-abdada", ranks, threads, "spinlock",
+                              {"home_depth=2", "replica_depth=1", "home_claims=" + claims});
+  };
+  EXPECT_GT(test::expect_exact_at_one_to_four_ranks(
+                [&](int ranks, int threads) { return make(ranks, threads, "exclusive"); }),
+            0);
+  std::uint64_t trips[2] = {};
+  for (int i = 0; i < 2; ++i) {
+    auto b = make(2, 2, i == 0 ? "all" : "exclusive");
+    SearchOptions o;
+    o.limits.depth = 8;
+    Observer quiet;
+    const SearchResult r = b->search(Position(), o, quiet);
+    trips[i] = r.stats.remote_probes;
+    EXPECT_GT(r.stats.remote_probes, 0u) << i;
+    EXPECT_EQ(r.stats.mark_leaks, 0u) << i;
+    expect_balanced(r.stats, "home_claims " + std::to_string(i));
+  }
+  EXPECT_LT(trips[1], trips[0]);
 }
 
 TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
