@@ -123,6 +123,25 @@ TEST(DistSim, RanksAdoptEachOthersRootBest) {
   EXPECT_EQ(alone, 0u);
 }
 
+// mpi-abdada's home_claims=exclusive sends only the claims that can be
+// deferred home: on the simulated machine (deterministic, so two runs
+// compare) the same searches make fewer round trips than with
+// home_claims=all, and still make some.
+TEST(DistSim, ExclusiveHomeClaimsMakeFewerRoundTrips) {
+  std::uint64_t trips[2] = {};
+  int searched = 0;
+  for (const Position& p : test::contract_positions(1))
+    for (int i = 0; i < 2; ++i) {
+      auto b = loop_cluster("mpi-abdada", 2, 1, "xor",
+                            {"home_depth=3", std::string("home_claims=") + (i ? "exclusive" : "all")});
+      trips[i] += simulate(*b, p, to_depth(7)).result.stats.remote_probes;
+      ++searched;
+    }
+  EXPECT_GE(searched, 4);
+  EXPECT_GT(trips[1], 0u);
+  EXPECT_LT(trips[1], trips[0]);
+}
+
 // A round trip costs what the machine's wire says: two flights and four
 // message costs at the least, in virtual time; a slower wire, more.
 TEST(DistSim, RoundTripsTakeTheWiresVirtualTime) {
