@@ -79,6 +79,14 @@ inline std::unique_ptr<Backend> loop_cluster(const std::string& backend, int ran
   return make_backend(backend, c);
 }
 
+// A search of the start position to `depth`, unobserved.
+inline SearchResult search_start_to(Backend& b, Depth depth) {
+  SearchOptions o;
+  o.limits.depth = depth;
+  Observer quiet;
+  return b.search(Position(), o, quiet);
+}
+
 // Every message of the search was received (sums over the ranks).
 inline void expect_balanced(const SearchStats& s, const std::string& what) {
   EXPECT_EQ(s.msgs_sent, s.msgs_received) << what;

@@ -194,10 +194,7 @@ TEST(MpiLazy, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
 TEST(MpiLazy, EveryShippedEntryReachesEveryOtherRank) {
   for (int ranks : {2, 3}) {
     auto b = cluster(ranks, 1);
-    SearchOptions o;
-    o.limits.depth = 8;
-    Observer quiet;
-    const SearchResult r = b->search(Position(), o, quiet);
+    const SearchResult r = test::search_start_to(*b, 8);
     EXPECT_GT(r.stats.entries_shipped, 0u);
     EXPECT_GE(r.stats.entries_offered, r.stats.entries_shipped);
     // exchange=all: each batch goes to the ranks - 1 others, and the drain
@@ -213,10 +210,7 @@ TEST(MpiLazy, SharingOffShipsNothing) {
   set_param(c, "ranks=2");
   set_param(c, "share_depth=0");
   auto b = make_backend("mpi-lazy", c);
-  SearchOptions o;
-  o.limits.depth = 7;
-  Observer quiet;
-  const SearchResult r = b->search(Position(), o, quiet);
+  const SearchResult r = test::search_start_to(*b, 7);
   EXPECT_EQ(r.stats.entries_shipped, 0u);
   EXPECT_EQ(r.stats.entries_received, 0u);
   EXPECT_EQ(r.stats.msgs_sent, 5u);  // SEARCH, STOP, FIN both ways, RESULT

@@ -201,10 +201,7 @@ TEST(MpiAbdada, ExclusiveHomeClaimsKeepExactValues) {
   };
   EXPECT_GT(test::expect_exact_at_one_to_four_ranks(make), 0);
   auto b = make(2, 2);
-  SearchOptions o;
-  o.limits.depth = 8;
-  Observer quiet;
-  const SearchResult r = b->search(Position(), o, quiet);
+  const SearchResult r = test::search_start_to(*b, 8);
   EXPECT_GT(r.stats.remote_probes, 0u);
   EXPECT_EQ(r.stats.mark_leaks, 0u);
   expect_balanced(r.stats, "home_claims=exclusive");
@@ -231,10 +228,7 @@ TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
 TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
   for (int ranks : {2, 3}) {
     auto b = abdada_cluster(ranks, 2, "spinlock", 4, /*replica_depth=*/0);
-    SearchOptions o;
-    o.limits.depth = 8;
-    Observer quiet;
-    const SearchResult r = b->search(Position(), o, quiet);
+    const SearchResult r = test::search_start_to(*b, 8);
     const std::string what = std::to_string(ranks) + " ranks";
     EXPECT_GT(r.stats.remote_probes, 0u) << what;
     EXPECT_GT(r.stats.busy_answers, 0u) << what;
@@ -264,10 +258,7 @@ TEST(MpiAbdada, ShallowerStoresAreReplicatedToEveryRank) {
     std::uint64_t received[2] = {};
     for (int replica_depth : {0, 1}) {
       auto b = abdada_cluster(ranks, 1, "xor", 4, replica_depth);
-      SearchOptions o;
-      o.limits.depth = 7;
-      Observer quiet;
-      const SearchResult r = b->search(Position(), o, quiet);
+      const SearchResult r = test::search_start_to(*b, 7);
       const std::string what =
           std::to_string(ranks) + " ranks, replica_depth " + std::to_string(replica_depth);
       EXPECT_EQ(r.stats.entries_shipped, r.stats.entries_offered) << what;
@@ -310,10 +301,7 @@ TEST(MpiAbdada, AStoppedSearchCountsItsMarksAtTheNextStart) {
     expect_balanced(r.stats, "search " + std::to_string(i));
   }
   EXPECT_EQ(stopped, 4);
-  SearchOptions o;
-  o.limits.depth = 6;
-  Observer quiet;
-  const SearchResult r = b->search(Position(), o, quiet);
+  const SearchResult r = test::search_start_to(*b, 6);
   EXPECT_FALSE(r.stopped);
   EXPECT_EQ(r.stats.mark_leaks, 0u);
 }
