@@ -7,6 +7,7 @@
 // x profiles matches; `--games` and the presets in docs/RESULTS.md say what
 // they cost on two cores.
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -26,16 +27,74 @@
 namespace xq::cli {
 namespace {
 
+// A depth per profile: "D" for every profile, or "thesis=D,modern=D" (a
+// profile not named keeps its default). The defaults give both profiles
+// about the same nodes per search on data/openings.csv (serial, 1 thread,
+// mean of the first 8 openings: thesis depth 6 192,102 and depth 7 585,582
+// nodes; modern depth 12 154,779 and depth 15 571,914): the modern profile
+// prunes so hard that one depth for both would compare a second's search
+// with a few milliseconds'.
+struct ProfileDepths {
+  std::map<std::string, int> depth;
+  int of(const std::string& profile) const { return depth.at(profile); }
+};
+
+ProfileDepths parse_depths(const std::string& option, const std::string& text,
+                           ProfileDepths defaults, int max_depth) {
+  const auto number = [&](const std::string& s) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size() || v < 1 || v > max_depth)
+      throw UsageError(option + ": '" + s + "' is not a depth in 1.." + std::to_string(max_depth));
+    return v;
+  };
+  if (text.find('=') == std::string::npos) {
+    const int d = number(text);
+    for (auto& [profile, depth] : defaults.depth) depth = d;
+    return defaults;
+  }
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', from), text.size());
+    const std::string item = text.substr(from, comma - from);
+    const std::size_t eq = item.find('=');
+    const std::string profile = item.substr(0, eq);
+    if (eq == std::string::npos || !defaults.depth.count(profile))
+      throw UsageError(option + ": expected D or PROFILE=D[,PROFILE=D] (profiles thesis, modern), "
+                       "got '" + item + "'");
+    defaults.depth[profile] = number(item.substr(eq + 1));
+    from = comma + 1;
+  }
+  return defaults;
+}
+
+constexpr const char* kGameDepths = "thesis=6,modern=12";
+constexpr const char* kLabDepths = "thesis=7,modern=15";
+
+// `text` over the defaults `fallback`.
+ProfileDepths profile_depths(const std::string& option, const std::string& text,
+                             const std::string& fallback, int max_depth) {
+  const ProfileDepths none{{{"thesis", 0}, {"modern", 0}}};
+  return parse_depths(option, text, parse_depths(option, fallback, none, max_depth), max_depth);
+}
+
 struct TransferArgs {
   std::vector<std::string> profiles{"thesis", "modern"}, backends;
   std::string hash = "xor", tc = "1+0.1", openings = lab::common::default_suite_path(), results;
-  int threads = 2, games = 10, game_depth = 6, lab_depth = 7, lab_runs = 3;
+  std::string game_depth_text = kGameDepths, lab_depth_text = kLabDepths;
+  ProfileDepths game_depth, lab_depth;
+  int threads = 2, games = 10, lab_runs = 3;
   std::int64_t margin = 50;
   bool json = false;
 };
 
 std::vector<lab::games::LabFigures> run_lab(const TransferArgs& a, const std::string& profile) {
-  lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
+  lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth.of(profile), a.lab_runs);
   s.features = profile_features(profile);
   s.configs = lab::timing::build_configs(a.backends, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "transfer: lab skips %s\n", what.c_str());
@@ -78,24 +137,27 @@ std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string
 
 int run(const TransferArgs& a0) {
   TransferArgs a = a0;
+  a.game_depth = profile_depths("--game-depth", a.game_depth_text, kGameDepths, 64);
+  a.lab_depth = profile_depths("--lab-depth", a.lab_depth_text, kLabDepths, kMaxDepth);
   if (a.backends.empty())
     for (const BackendInfo& b : backends())
       if (b.name != "serial") a.backends.emplace_back(b.name);
   for (const std::string& b : a.backends) check_pair(b, a.hash);
   lab::games::TimeControl timed = lab::games::parse_time_control(a.tc);
   timed.margin_ms = a.margin;
-  lab::games::TimeControl fixed;
-  fixed.depth = a.game_depth;
   const lab::common::RunMeta meta = lab::common::run_meta(invocation());
   lab::games::TransferTable t;
   t.threads = a.threads;
   t.time_control = timed.text();
-  t.game_depth = a.game_depth;
   t.games = a.games + a.games % 2;
   bool interrupted = false;
   for (const std::string& profile : a.profiles) {
     lab::games::TransferProfile p;
     p.profile = profile;
+    p.lab_depth = a.lab_depth.of(profile);
+    p.game_depth = a.game_depth.of(profile);
+    lab::games::TimeControl fixed;
+    fixed.depth = p.game_depth;
     const std::vector<lab::games::LabFigures> lab = run_lab(a, profile);
     for (const std::string& b : a.backends) {
       if (interrupted) break;
@@ -139,12 +201,14 @@ Command add_transfer(CLI::App& root) {
   app->add_option("--tc", a->tc, "game clock BASE+INC in seconds")->capture_default_str();
   app->add_option("--timemargin", a->margin, "ms an engine may overstep its time")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{60000}))->capture_default_str();
-  app->add_option("--game-depth", a->game_depth, "depth of the fixed-depth games")
-      ->check(CLI::Range(1, 64))->capture_default_str();
+  app->add_option("--game-depth", a->game_depth_text,
+                  "depth of the fixed-depth games: D, or per profile thesis=D,modern=D")
+      ->capture_default_str();
   app->add_option("--games", a->games, "games per match (even)")
       ->check(CLI::Range(2, 100000))->capture_default_str();
-  app->add_option("--lab-depth", a->lab_depth, "depth of the lab's searches")
-      ->check(CLI::Range(1, int(kMaxDepth)))->capture_default_str();
+  app->add_option("--lab-depth", a->lab_depth_text,
+                  "depth of the lab's searches: D, or per profile thesis=D,modern=D")
+      ->capture_default_str();
   app->add_option("--lab-runs", a->lab_runs, "lab runs (2 or more to separate speedups)")
       ->check(CLI::Range(1, 100))->capture_default_str();
   app->add_option("--openings", a->openings, "suite for the lab and the games")->capture_default_str();

@@ -149,10 +149,10 @@ std::string transfer_text(const TransferTable& t) {
   std::string out = "transfer: " + std::to_string(t.threads) +
                     " threads against the serial search at 1 thread, per profile; games: " +
                     std::to_string(t.games) + " per match at " + t.time_control +
-                    " and at depth " + std::to_string(t.game_depth) +
-                    "; Elo with its 95 % interval\n";
+                    " and at a fixed depth; Elo with its 95 % interval\n";
   for (const TransferProfile& p : t.profiles) {
-    out += "\nprofile " + p.profile + "\n";
+    out += "\nprofile " + p.profile + " (lab to depth " + std::to_string(p.lab_depth) +
+           ", games at depth " + std::to_string(p.game_depth) + ")\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-14s %6s %6s  %-22s %-12s  %-22s %-12s\n", "backend", "S",
                   "SO", "Elo (time)", "W=D-L", "Elo (depth)", "W=D-L");
@@ -195,10 +195,10 @@ Json transfer_json(const TransferTable& t) {
     for (Measure m : {Measure::Speedup, Measure::TimeElo, Measure::DepthElo})
       ranks[m == Measure::Speedup ? "speedup" : m == Measure::TimeElo ? "time_elo" : "depth_elo"] =
           ranking_text(p.rows, m);
-    profiles.push_back(Json{{"profile", p.profile}, {"rows", rows}, {"rankings", ranks}});
+    profiles.push_back(Json{{"profile", p.profile}, {"lab_depth", p.lab_depth},
+                            {"game_depth", p.game_depth}, {"rows", rows}, {"rankings", ranks}});
   }
-  return Json{{"threads", t.threads}, {"time_control", t.time_control},
-              {"game_depth", t.game_depth}, {"games", t.games},
+  return Json{{"threads", t.threads}, {"time_control", t.time_control}, {"games", t.games},
               {"profiles", profiles}, {"verdict", verdict(t)}};
 }
 

@@ -39,12 +39,15 @@ struct TransferRow {
 struct TransferProfile {
   std::string profile;  // "thesis" or "modern"
   std::vector<TransferRow> rows;
+  // The depths this profile's lab searched to and its fixed-depth games
+  // played at: per profile, since a modern depth costs a fraction of a
+  // thesis depth's nodes (0 = not stated).
+  int lab_depth = 0, game_depth = 0;
 };
 
 struct TransferTable {
   int threads = 2;
   std::string time_control;  // TimeControl::text() of the timed games
-  int game_depth = 0;        // depth of the fixed-depth games
   int games = 0;             // per match
   std::vector<TransferProfile> profiles;
 };

@@ -1,6 +1,7 @@
-// xqlab transfer end to end on a tiny budget: both profiles, one backend,
-// two games per match: the JSON has every measure per profile and counts the
-// games it played; bad input ends with one line and exit status 2.
+// xqlab transfer end to end on a tiny budget: both profiles (a game depth
+// each), one backend, two games per match: the JSON has every measure per
+// profile and counts the games it played; bad input ends with one line and
+// exit status 2.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -14,16 +15,18 @@ using xq::test::XqlabRun;
 
 TEST(CliTransferSlow, TinyRunHasEveryMeasurePerProfile) {
   const XqlabRun r = run_xqlab({"transfer", "--backends", "lazysmp", "--games", "2", "--tc",
-                                "0.3+0.03", "--game-depth", "2", "--lab-depth", "3",
+                                "0.3+0.03", "--game-depth", "thesis=2,modern=3", "--lab-depth", "3",
                                 "--lab-runs", "2", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = r.json();
   const nlohmann::json& t = j["transfer"];
   EXPECT_EQ(t["time_control"], "0.3+0.03");
-  EXPECT_EQ(t["game_depth"], 2);
   ASSERT_EQ(t["profiles"].size(), 2u);
   int rows = 0;
   for (const nlohmann::json& p : t["profiles"]) {
+    // A depth per profile, and one depth for both.
+    EXPECT_EQ(p["game_depth"], p["profile"] == "thesis" ? 2 : 3) << p["profile"];
+    EXPECT_EQ(p["lab_depth"], 3);
     ASSERT_EQ(p["rows"].size(), 1u);
     const nlohmann::json& row = p["rows"][0];
     EXPECT_EQ(row["backend"], "lazysmp");
@@ -48,13 +51,17 @@ TEST(CliTransfer, BadInputIsOneLineAndStatus2) {
            {"transfer", "--profiles", "thesis,fast"},
            {"transfer", "--backends", "bogus"},
            {"transfer", "--tc", "soon"},
-           {"transfer", "--games", "0"}}) {
+           {"transfer", "--games", "0"},
+           {"transfer", "--game-depth", "0"},
+           {"transfer", "--game-depth", "thesis=6,fast=9"},
+           {"transfer", "--lab-depth", "modern=x"},
+           {"transfer", "--lab-depth", "thesis=7,"}}) {
     const XqlabRun r = run_xqlab(args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     ++checked;
   }
-  EXPECT_EQ(checked, 4);
+  EXPECT_EQ(checked, 8);
 }
 
 }  // namespace

@@ -54,7 +54,6 @@ TEST(Transfer, RankingAndSeparation) {
 TEST(Transfer, VerdictSaysWhatIsDecided) {
   TransferTable t;
   t.time_control = "1+0.1";
-  t.game_depth = 6;
   t.games = 10;
   // thesis: ybwc leads time to depth with separation and the games with
   // separation; modern: lazysmp leads the games, separated from the rest.
@@ -62,7 +61,13 @@ TEST(Transfer, VerdictSaysWhatIsDecided) {
                                    row("lazysmp", 1.2, 1.1, 1.3, 10, -10, 30)}});
   t.profiles.push_back({"modern", {row("ybwc", 1.7, 1.65, 1.75, 10, -10, 30),
                                    row("lazysmp", 1.3, 1.2, 1.4, 60, 40, 80)}});
+  t.profiles[0].lab_depth = 8;
+  t.profiles[0].game_depth = 6;
+  t.profiles[1].lab_depth = 16;
+  t.profiles[1].game_depth = 12;
   const std::string text = transfer_text(t);
+  EXPECT_NE(text.find("profile modern (lab to depth 16, games at depth 12)"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("by time to depth (S): ybwc > lazysmp"), std::string::npos) << text;
   EXPECT_NE(text.find("thesis: time to depth names ybwc; games name ybwc. The two measures agree."),
             std::string::npos)
@@ -80,6 +85,8 @@ TEST(Transfer, VerdictSaysWhatIsDecided) {
   const Json j = transfer_json(t);
   ASSERT_EQ(j["profiles"].size(), 2u);
   EXPECT_EQ(j["profiles"][1]["rankings"]["time_elo"], "lazysmp = ybwc");
+  EXPECT_EQ(j["profiles"][0]["game_depth"], 6);
+  EXPECT_EQ(j["profiles"][1]["lab_depth"], 16);
   EXPECT_EQ(j["profiles"][0]["rows"][0]["time"]["wdl"]["wins"], 5);
 }
 
