@@ -130,5 +130,10 @@ struct GameRecord {
 
 GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
                      const Position& opening, const TimeControl& tc, const Adjudication& adj);
+// The same with a clock per side (time odds): both of one kind (clocked,
+// or the same fixed time, depth or nodes per move).
+GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
+                     const Position& opening, const TimeControl& red_tc,
+                     const TimeControl& black_tc, const Adjudication& adj);
 
 }  // namespace xq::lab::games

@@ -41,6 +41,12 @@ GameEnd Adjudicator::update(Color side, std::optional<int> score, int move_numbe
 
 GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
                      const Position& opening, const TimeControl& tc, const Adjudication& adj) {
+  return play_game(red, black, opening_name, opening, tc, tc, adj);
+}
+
+GameRecord play_game(Player& red, Player& black, const std::string& opening_name,
+                     const Position& opening, const TimeControl& red_tc,
+                     const TimeControl& black_tc, const Adjudication& adj) {
   GameRecord rec{red.name(), black.name(), opening_name, opening.fen(), {}, {}, GameResult::None, ""};
   for (Color c : {Color::Red, Color::Black}) {
     Player& p = c == Color::Red ? red : black;
@@ -52,11 +58,12 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
   }
   Referee ref(opening);
   Adjudicator adjudicator(adj);
-  std::int64_t left[2] = {tc.base_ms, tc.base_ms};
+  std::int64_t left[2] = {red_tc.base_ms, black_tc.base_ms};
   GameEnd end = ref.judge();
   while (end.result == GameResult::None) {
     const Color us = ref.position().side_to_move();
     Player& p = us == Color::Red ? red : black;
+    const TimeControl& tc = us == Color::Red ? red_tc : black_tc;
     MoveRequest req;
     req.fen = ref.base_fen();
     req.moves = ref.moves_since_base();
@@ -64,7 +71,8 @@ GameRecord play_game(Player& red, Player& black, const std::string& opening_name
     req.movetime_ms = tc.movetime_ms;
     req.red_ms = left[0];
     req.black_ms = left[1];
-    req.inc_ms = tc.inc_ms;
+    req.red_inc_ms = red_tc.inc_ms;
+    req.black_inc_ms = black_tc.inc_ms;
     req.depth = tc.depth;
     req.nodes = tc.nodes;
     const std::int64_t allowed = tc.fixed_work()      ? tc.depth_hang_ms

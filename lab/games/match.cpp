@@ -114,6 +114,15 @@ void update_sprt(const MatchConfig& c, PairingResult& p) {
   p.decision = common::sprt_decision(*c.sprt, v);
 }
 
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (std::size_t comma; (comma = s.find(',', from)) != std::string::npos; from = comma + 1)
+    out.push_back(s.substr(from, comma - from));
+  out.push_back(s.substr(from));
+  return out;
+}
+
 void check_config(const MatchConfig& c) {
   if (c.engines.size() < 2) throw std::invalid_argument("a match needs at least two engines");
   if (c.openings.empty()) throw std::invalid_argument("the opening suite is empty");
@@ -123,6 +132,35 @@ void check_config(const MatchConfig& c) {
 }
 
 }  // namespace
+
+EngineClock engine_clock(const std::string& spec, const TimeControl& match_tc) {
+  const std::size_t colon = spec.find(':');
+  if (colon == std::string::npos) return {spec, std::nullopt};
+  const std::string kind = spec.substr(0, colon);
+  std::vector<std::string> items = split_commas(spec.substr(colon + 1));
+  // uci:COMMAND,KEY=V...: the command is not a key.
+  const std::size_t first_key = kind == "uci" ? 1 : 0;
+  std::optional<TimeControl> tc;
+  for (std::size_t i = first_key; i < items.size();) {
+    if (items[i].rfind("tc=", 0) != 0) {
+      ++i;
+      continue;
+    }
+    if (tc) throw std::invalid_argument("engine '" + spec + "' has two clocks (tc=)");
+    if (!match_tc.clocked())
+      throw std::invalid_argument("engine '" + spec + "': an engine's own clock (tc=) needs a "
+                                  "match on a game clock (--tc B+I), not " + match_tc.text());
+    TimeControl own = parse_time_control(items[i].substr(3));
+    own.margin_ms = match_tc.margin_ms;
+    own.grace_ms = match_tc.grace_ms;
+    tc = own;
+    items.erase(items.begin() + std::ptrdiff_t(i));
+  }
+  if (!tc) return {spec, std::nullopt};
+  std::string rest;
+  for (const std::string& item : items) rest += (rest.empty() ? "" : ",") + item;
+  return {rest.empty() ? kind : kind + ":" + rest, tc};
+}
 
 void ClockUse::add(std::int64_t used_ms, std::int64_t clock_ms) {
   ++moves;
@@ -151,7 +189,12 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
   }
   if (!have_file) append_line(c.results_path, Json{{"header", header_json(c)}});
   std::vector<std::unique_ptr<Player>> players;
-  for (const std::string& spec : c.engines) players.push_back(make_player(spec));
+  std::vector<TimeControl> clocks;  // per engine: its own, or the match's
+  for (const std::string& spec : c.engines) {
+    const EngineClock e = engine_clock(spec, c.tc);
+    clocks.push_back(e.tc.value_or(c.tc));
+    players.push_back(make_player(e.spec));
+  }
   for (const auto& pl : players) m.names.push_back(pl->name()), m.specs.push_back(pl->spec());
   for (bool more = true; more;) {
     more = false;
@@ -166,9 +209,9 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
         }
         const bool a_red = i % 2 == 0;
         const common::SuiteEntry& o = c.openings[std::size_t(i / 2) % c.openings.size()];
-        Player& red = *players[a_red ? p.a : p.b];
-        Player& black = *players[a_red ? p.b : p.a];
-        const GameRecord g = play_game(red, black, o.name, o.pos, c.tc, c.adjudication);
+        const std::size_t red_i = a_red ? p.a : p.b, black_i = a_red ? p.b : p.a;
+        const GameRecord g = play_game(*players[red_i], *players[black_i], o.name, o.pos,
+                                       clocks[red_i], clocks[black_i], c.adjudication);
         p.scores.push_back(score_for(g.result, a_red));
         p.forfeits += is_forfeit(g.reason);
         ++m.games;
@@ -197,7 +240,13 @@ MatchResult run_match(const MatchConfig& c, const std::function<void(const std::
 
 Json match_json(const MatchConfig& c, const MatchResult& m) {
   Json engines = Json::array(), pairings = Json::array();
-  for (std::size_t i = 0; i < m.names.size(); ++i) engines.push_back({{"name", m.names[i]}, {"spec", m.specs[i]}});
+  for (std::size_t i = 0; i < m.names.size(); ++i) {
+    Json e{{"name", m.names[i]}, {"spec", m.specs[i]}};
+    // An engine with its own clock (time odds) says which.
+    if (i < c.engines.size())
+      if (const auto own = engine_clock(c.engines[i], c.tc).tc) e["tc"] = own->text();
+    engines.push_back(e);
+  }
   for (const PairingResult& p : m.pairings) {
     const Wdl w = wdl_of(p.scores);
     const common::Penta pen = penta_of(p.scores);

@@ -69,6 +69,17 @@ struct MatchResult {
 MatchResult run_match(const MatchConfig& config, const std::function<void(const std::string&)>& progress,
                       const std::atomic<bool>* stop);
 
+// An engine spec's own game clock, `tc=B+I` among its keys (time odds, as
+// cutechess-cli's per-engine tc): the spec without that key (what the player
+// is made from) and the clock, or none (the match's). Only a match on a game
+// clock gives odds; margin and grace are the match's. Throws
+// std::invalid_argument for a bad clock or a match without one.
+struct EngineClock {
+  std::string spec;
+  std::optional<TimeControl> tc;
+};
+EngineClock engine_clock(const std::string& spec, const TimeControl& match_tc);
+
 // The "match" object of `xqlab match --json`.
 Json match_json(const MatchConfig& config, const MatchResult& result);
 

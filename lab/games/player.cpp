@@ -193,8 +193,8 @@ MoveReply XqlabPlayer::think(const MoveRequest& req, Clock::time_point deadline,
   else if (req.nodes > 0) limits.nodes = req.nodes;
   else if (req.movetime_ms > 0) limits.movetime_ms = req.movetime_ms;
   else {
-    limits.red = GameClock{req.red_ms, req.inc_ms, 0};
-    limits.black = GameClock{req.black_ms, req.inc_ms, 0};
+    limits.red = GameClock{req.red_ms, req.red_inc_ms, 0};
+    limits.black = GameClock{req.black_ms, req.black_inc_ms, 0};
   }
   auto shared = std::make_shared<Shared>();
   SearchCallbacks cb;

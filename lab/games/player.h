@@ -18,7 +18,9 @@
 //                           Fairy-Stockfish does; default 1 when the engine
 //                           offers UCI_Variant, else 0), and any UCI option
 //                           (sent as "setoption name KEY value VALUE").
-// An engine offering the UCI_Variant option is set to "xiangqi".
+// An engine offering the UCI_Variant option is set to "xiangqi". A match
+// takes a `tc=B+I` key out of a spec before the player is made (the
+// engine's own clock, lab/games/match.h).
 #pragma once
 
 #include <chrono>
@@ -40,7 +42,8 @@ struct MoveRequest {
   std::vector<std::string> moves;
   Color side = Color::Red;
   std::int64_t movetime_ms = 0;  // > 0: fixed time per move, clocks unused
-  std::int64_t red_ms = 0, black_ms = 0, inc_ms = 0;
+  std::int64_t red_ms = 0, black_ms = 0;
+  std::int64_t red_inc_ms = 0, black_inc_ms = 0;  // per side: a match may give odds
   int depth = 0;                 // > 0: search to this depth, no time limit
   std::uint64_t nodes = 0;       // > 0 (and depth 0): search this many nodes, no time limit
   // Set: polled while the engine thinks (every 20 ms); once it returns true

@@ -227,8 +227,8 @@ MoveReply UciPlayer::think(const MoveRequest& req, Clock::time_point deadline,
   else if (req.nodes > 0) go << "go nodes " << req.nodes;
   else if (req.movetime_ms > 0) go << "go movetime " << req.movetime_ms;
   else
-    go << "go wtime " << req.red_ms << " btime " << req.black_ms << " winc " << req.inc_ms
-       << " binc " << req.inc_ms;
+    go << "go wtime " << req.red_ms << " btime " << req.black_ms << " winc " << req.red_inc_ms
+       << " binc " << req.black_inc_ms;
   const auto start = Clock::now();
   const bool sent = child_ && child_->send(pos) && child_->send(go.str());
   bool stop_sent = false;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -103,6 +104,62 @@ TEST(MatchForfeits, LateMoveLosesOnTime) {
   const GameRecord g = play_fake("late", "sleep 0.3; echo 'bestmove h2e2'", true, tc).g;
   EXPECT_EQ(g.result, GameResult::BlackWins);
   EXPECT_NE(g.reason.find("loses on time"), std::string::npos) << g.reason;
+}
+
+// An engine's own clock (time odds): the key leaves the spec, the command of
+// a UCI engine stays whole, and only a match on a game clock gives odds.
+TEST(MatchClocks, AnEnginesOwnClockLeavesItsSpec) {
+  const TimeControl match = parse_time_control("1+0.1");
+  const EngineClock a = engine_clock("xqlab:threads=2,tc=2+0.2,name=x", match);
+  EXPECT_EQ(a.spec, "xqlab:threads=2,name=x");
+  ASSERT_TRUE(a.tc);
+  EXPECT_EQ(a.tc->text(), "2+0.2");
+  EXPECT_EQ(a.tc->margin_ms, match.margin_ms);
+  EXPECT_EQ(engine_clock("xqlab:tc=0.5+0.05", match).spec, "xqlab");
+  const EngineClock u = engine_clock("uci:/opt/tc=odd,tc=3+0.3,Hash=16", match);
+  EXPECT_EQ(u.spec, "uci:/opt/tc=odd,Hash=16");
+  ASSERT_TRUE(u.tc);
+  EXPECT_EQ(u.tc->text(), "3+0.3");
+  const EngineClock plain = engine_clock("xqlab:threads=2", match);
+  EXPECT_EQ(plain.spec, "xqlab:threads=2");
+  EXPECT_FALSE(plain.tc);
+  EXPECT_EQ(engine_clock("xqlab", match).spec, "xqlab");
+  TimeControl depth;
+  depth.depth = 4;
+  int refused = 0;
+  for (const auto& [spec, tc] : std::vector<std::pair<std::string, TimeControl>>{
+           {"xqlab:tc=1+0.1,tc=2+0.2", match}, {"xqlab:tc=soon", match}, {"xqlab:tc=2+0.2", depth}}) {
+    EXPECT_THROW(engine_clock(spec, tc), std::invalid_argument) << spec;
+    ++refused;
+  }
+  EXPECT_EQ(refused, 3);
+}
+
+// Each side is told its own clock and increment: a red script engine logs
+// its "go" lines and plays h2e2 (its second h2e2 is illegal: the game ends
+// after its second request), against the built-in engine with twice the
+// time.
+TEST(MatchClocks, EachSideIsToldItsOwnClockAndIncrement) {
+  const std::string log = xq::test::temp_path("match", "odds-go.log");
+  std::remove(log.c_str());
+  auto red = make_player("uci:" + fake_engine("odds", "echo \"$line\" >> " + log + "; echo 'bestmove h2e2'"), 2s);
+  const auto black = make_player("xqlab", 2s);
+  const GameRecord g = play_game(*red, *black, "start", Position(), parse_time_control("1+0.1"),
+                                 parse_time_control("2+0.2"), {});
+  EXPECT_NE(g.reason.find("illegal move"), std::string::npos) << g.reason;
+  std::ifstream in(log);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "go wtime 1000 btime 2000 winc 100 binc 200");
+  // Black's clock after its move: its own base and increment less its time.
+  int wtime = 0, btime = 0, winc = 0, binc = 0;
+  ASSERT_EQ(std::sscanf(lines[1].c_str(), "go wtime %d btime %d winc %d binc %d", &wtime, &btime,
+                        &winc, &binc), 4) << lines[1];
+  EXPECT_EQ(winc, 100);
+  EXPECT_EQ(binc, 200);
+  ASSERT_EQ(g.times.size(), 2u);
+  EXPECT_EQ(btime, 2000 + 200 - g.times[1].used_ms);
 }
 
 MatchConfig short_match(const std::string& results, int games) {
@@ -245,6 +302,25 @@ TEST(MatchCli, FixedDepthGamesHaveNoClock) {
                                                "--depth", "2", "--movetime", "10", "--openings",
                                                short_suite()}),
                               "one of");
+}
+
+// A match with time odds says which engine had its own clock.
+TEST(MatchCli, AnEngineWithItsOwnClockIsNamedInTheJson) {
+  const auto r = test::run_xqlab({"match", "--engine", "xqlab:name=odds,tc=0.4+0.04", "--engine",
+                                  "xqlab:name=b", "--tc", "0.2+0.02", "--games", "2", "--openings",
+                                  short_suite(), "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  const auto& m = j["match"];
+  EXPECT_EQ(m["tc"], "0.2+0.02");
+  ASSERT_EQ(m["engines"].size(), 2u);
+  EXPECT_EQ(m["engines"][0]["name"], "odds");
+  EXPECT_EQ(m["engines"][0]["tc"], "0.4+0.04");
+  EXPECT_FALSE(m["engines"][1].contains("tc"));
+  EXPECT_EQ(m["pairings"][0]["forfeits"], 0);
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab:tc=1+0.1", "--engine",
+                                               "xqlab", "--depth", "2", "--openings", short_suite()}),
+                              "game clock");
 }
 
 TEST(MatchCli, BadInputIsOneLine) {
