@@ -1,11 +1,13 @@
 // xqlab transfer: does the backend ranking survive a change of search
 // profile? Per profile, the time-to-depth lab (serial at 1 thread and every
-// backend at T threads), then for each backend two matches against the same
-// profile's serial search at 1 thread -- one at a time control, one at a
-// fixed depth -- and the table that ranks the backends by each measure and
-// says where the evidence decides (lab/games/transfer.h). Long: 2 x backends
-// x profiles matches; `--games` and the presets in docs/RESULTS.md say what
-// they cost on two cores.
+// backend at T threads), the serial search with twice the clock against
+// itself (Elo per doubling: each backend's time factor), then for each
+// backend two matches against the same profile's serial search at 1 thread
+// -- one at a time control, one at a fixed depth -- and the table that ranks
+// the backends by each measure and says where the evidence decides
+// (lab/games/transfer.h). Long: (2 x backends + 1) x profiles matches;
+// `--games` and the presets in docs/RESULTS.md say what they cost on two
+// cores.
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -109,16 +111,21 @@ std::vector<lab::games::LabFigures> run_lab(const TransferArgs& a, const std::st
   return lab::games::lab_figures(lab::timing::lab_summary_json(s, suite.size(), rows));
 }
 
-// One match of backend b at T threads against serial at 1 thread, both in
-// `profile`; its games from b's side.
+// The serial search at 1 thread in `profile`, what every match plays
+// against.
+std::string serial_spec(const TransferArgs& a, const std::string& profile,
+                        const std::string& name = "serial-1t") {
+  return "xqlab:backend=serial,hash=" + a.hash + ",threads=1,profile=" + profile + ",name=" + name;
+}
+
+// One match of engine `spec` against the serial search at 1 thread, both in
+// `profile`, into PREFIX-PROFILE-WHAT-KIND.csv; its games from spec's side.
 std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string& profile,
-                                        const std::string& b, const lab::games::TimeControl& tc,
-                                        const std::string& kind, bool& interrupted) {
+                                        const std::string& spec, const std::string& what,
+                                        const lab::games::TimeControl& tc, const std::string& kind,
+                                        bool& interrupted) {
   lab::games::MatchConfig c;
-  c.engines = {"xqlab:backend=" + b + ",hash=" + a.hash + ",threads=" + std::to_string(a.threads) +
-                   ",profile=" + profile + ",name=" + b + "-" + std::to_string(a.threads) + "t",
-               "xqlab:backend=serial,hash=" + a.hash + ",threads=1,profile=" + profile +
-                   ",name=serial-1t"};
+  c.engines = {spec, serial_spec(a, profile)};
   c.tc = tc;
   c.adjudication.resign = lab::games::ResignRule{};
   c.adjudication.draw = lab::games::DrawRule{};
@@ -126,11 +133,11 @@ std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string
   c.openings = lab::common::load_suite(a.openings);
   c.games = a.games;
   if (!a.results.empty()) {
-    c.results_path = a.results + "-" + profile + "-" + b + "-" + kind + ".csv";
+    c.results_path = a.results + "-" + profile + "-" + what + "-" + kind + ".csv";
     c.resume = true;  // a transfer run continues its own files
   }
   const lab::games::MatchResult m =
-      run_match_until_sigint(c, "transfer: " + profile + " " + b + " " + kind + ": ");
+      run_match_until_sigint(c, "transfer: " + profile + " " + what + " " + kind + ": ");
   interrupted = interrupted || m.interrupted;
   return m.pairings.empty() ? std::vector<lab::games::GameScore>{} : m.pairings.front().scores;
 }
@@ -159,17 +166,29 @@ int run(const TransferArgs& a0) {
     lab::games::TimeControl fixed;
     fixed.depth = p.game_depth;
     const std::vector<lab::games::LabFigures> lab = run_lab(a, profile);
+    // Elo per doubling of the clock, for the time factors.
+    lab::games::TimeControl twice = timed;
+    twice.base_ms *= 2;
+    twice.inc_ms *= 2;
+    const auto doubling =
+        play(a, profile, serial_spec(a, profile, "serial-1t-2x") + ",tc=" + twice.text(), "serial",
+             timed, "doubling", interrupted);
+    p.doubling_wdl = lab::games::wdl_of(doubling);
+    p.doubling = lab::common::elo_estimate(lab::games::penta_of(doubling));
     for (const std::string& b : a.backends) {
       if (interrupted) break;
       lab::games::TransferRow r;
       r.backend = b;
       for (const lab::games::LabFigures& f : lab)
         if (f.backend == b && f.threads == a.threads) r.lab = f;
-      const auto time_games = play(a, profile, b, timed, "time", interrupted);
+      const std::string spec = "xqlab:backend=" + b + ",hash=" + a.hash + ",threads=" +
+                               std::to_string(a.threads) + ",profile=" + profile + ",name=" + b +
+                               "-" + std::to_string(a.threads) + "t";
+      const auto time_games = play(a, profile, spec, b, timed, "time", interrupted);
       r.time_wdl = lab::games::wdl_of(time_games);
       r.time_elo = lab::common::elo_estimate(lab::games::penta_of(time_games));
       if (!interrupted) {
-        const auto depth_games = play(a, profile, b, fixed, "depth", interrupted);
+        const auto depth_games = play(a, profile, spec, b, fixed, "depth", interrupted);
         r.depth_wdl = lab::games::wdl_of(depth_games);
         r.depth_elo = lab::common::elo_estimate(lab::games::penta_of(depth_games));
       }
@@ -213,7 +232,8 @@ Command add_transfer(CLI::App& root) {
       ->check(CLI::Range(1, 100))->capture_default_str();
   app->add_option("--openings", a->openings, "suite for the lab and the games")->capture_default_str();
   app->add_option("--results", a->results, "prefix of the matches' results files (continued "
-                  "when they exist): PREFIX-PROFILE-BACKEND-time.csv, ...-depth.csv");
+                  "when they exist): PREFIX-PROFILE-BACKEND-time.csv, ...-depth.csv, "
+                  "PREFIX-PROFILE-serial-doubling.csv");
   app->add_flag("--json", a->json, "one JSON object on stdout");
   return {app, [a] { return run(*a); }};
 }

@@ -41,6 +41,12 @@ std::string elo_text(const std::optional<common::EloEstimate>& e) {
   return fmt("%+.0f", e->elo) + " [" + bound(e->lower) + "," + bound(e->upper) + "]";
 }
 
+std::string factor_text(const std::optional<TimeFactor>& f) {
+  if (!f) return "-";
+  const auto bound = [](double b) { return std::isfinite(b) ? fmt("%.2f", b) : std::string("inf"); };
+  return fmt("%.2f", f->factor) + " [" + bound(f->lower) + "," + bound(f->upper) + "]";
+}
+
 std::string wdl_text(const Wdl& w) {
   return "+" + std::to_string(w.wins) + "=" + std::to_string(w.draws) + "-" +
          std::to_string(w.losses);
@@ -119,6 +125,13 @@ std::string verdict(const TransferTable& t) {
 
 }  // namespace
 
+std::optional<TimeFactor> time_factor(const TransferRow& row, const TransferProfile& p) {
+  const auto& d = p.doubling;
+  if (!row.time_elo || !d || d->pairs < kMinSeparatingPairs || !(d->lower > 0)) return std::nullopt;
+  const auto scale = [&](double elo) { return std::exp2(elo / d->elo); };
+  return TimeFactor{scale(row.time_elo->elo), scale(row.time_elo->lower), scale(row.time_elo->upper)};
+}
+
 std::vector<std::size_t> ranking(const std::vector<TransferRow>& rows, Measure m) {
   std::vector<std::size_t> order(rows.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -153,16 +166,19 @@ std::string transfer_text(const TransferTable& t) {
   for (const TransferProfile& p : t.profiles) {
     out += "\nprofile " + p.profile + " (lab to depth " + std::to_string(p.lab_depth) +
            ", games at depth " + std::to_string(p.game_depth) + ")\n";
-    char line[256];
-    std::snprintf(line, sizeof line, "%-14s %6s %6s  %-22s %-12s  %-22s %-12s\n", "backend", "S",
-                  "SO", "Elo (time)", "W=D-L", "Elo (depth)", "W=D-L");
+    out += "  the serial search with twice the clock against itself: " + elo_text(p.doubling) +
+           " Elo per doubling (" + wdl_text(p.doubling_wdl) + ")\n";
+    char line[320];
+    std::snprintf(line, sizeof line, "%-14s %6s %6s  %-22s %-12s  %-20s  %-22s %-12s\n", "backend",
+                  "S", "SO", "Elo (time)", "W=D-L", "time x (1 thread)", "Elo (depth)", "W=D-L");
     out += line;
     for (const TransferRow& r : p.rows) {
-      std::snprintf(line, sizeof line, "%-14s %6s %6s  %-22s %-12s  %-22s %-12s\n",
+      std::snprintf(line, sizeof line, "%-14s %6s %6s  %-22s %-12s  %-20s  %-22s %-12s\n",
                     r.backend.c_str(), r.lab ? fmt("%.2f", r.lab->speedup).c_str() : "-",
                     r.lab ? fmt("%.2f", r.lab->overhead).c_str() : "-",
                     elo_text(r.time_elo).c_str(), wdl_text(r.time_wdl).c_str(),
-                    elo_text(r.depth_elo).c_str(), wdl_text(r.depth_wdl).c_str());
+                    factor_text(time_factor(r, p)).c_str(), elo_text(r.depth_elo).c_str(),
+                    wdl_text(r.depth_wdl).c_str());
       out += line;
     }
     for (Measure m : {Measure::Speedup, Measure::TimeElo, Measure::DepthElo})
@@ -182,11 +198,17 @@ Json transfer_json(const TransferTable& t) {
   const auto wdl_json = [](const Wdl& w) {
     return Json{{"wins", w.wins}, {"draws", w.draws}, {"losses", w.losses}};
   };
+  const auto factor_json = [](const std::optional<TimeFactor>& f) {
+    if (!f) return Json();
+    const auto finite = [](double v) { return std::isfinite(v) ? Json(v) : Json(); };
+    return Json{{"factor", f->factor}, {"lower", finite(f->lower)}, {"upper", finite(f->upper)}};
+  };
   Json profiles = Json::array();
   for (const TransferProfile& p : t.profiles) {
     Json rows = Json::array();
     for (const TransferRow& r : p.rows)
       rows.push_back(Json{{"backend", r.backend},
+                          {"time_factor", factor_json(time_factor(r, p))},
                           {"speedup", r.lab ? Json(r.lab->speedup) : Json()},
                           {"search_overhead", r.lab ? Json(r.lab->overhead) : Json()},
                           {"time", Json{{"elo", elo_json(r.time_elo)}, {"wdl", wdl_json(r.time_wdl)}}},
@@ -196,7 +218,9 @@ Json transfer_json(const TransferTable& t) {
       ranks[m == Measure::Speedup ? "speedup" : m == Measure::TimeElo ? "time_elo" : "depth_elo"] =
           ranking_text(p.rows, m);
     profiles.push_back(Json{{"profile", p.profile}, {"lab_depth", p.lab_depth},
-                            {"game_depth", p.game_depth}, {"rows", rows}, {"rankings", ranks}});
+                            {"game_depth", p.game_depth},
+                            {"doubling", Json{{"elo", elo_json(p.doubling)}, {"wdl", wdl_json(p.doubling_wdl)}}},
+                            {"rows", rows}, {"rankings", ranks}});
   }
   return Json{{"threads", t.threads}, {"time_control", t.time_control}, {"games", t.games},
               {"profiles", profiles}, {"verdict", verdict(t)}};

@@ -7,6 +7,18 @@
 // each measure within each profile and says, in plain words, where the
 // evidence separates two backends and where it does not.
 //
+// The Elo-equivalent time factor of a backend (how much more time the
+// serial search at 1 thread needs to play as well as the backend at T
+// threads) comes from the profile's Elo per doubling: a match of the serial
+// search at twice the clock against itself at the clock, in the same run.
+// With Elo linear in the logarithm of time, a backend E Elo above the
+// serial search is worth 2^(E / E_doubling) times its time; its interval is
+// the backend's Elo interval mapped the same way (E_doubling taken as
+// measured; its own interval is printed beside it). A factor above 2
+// extrapolates past the doubling measured. No factor when the doubling is
+// not measurably positive (its lower bound at or below 0, or fewer than
+// kMinSeparatingPairs pairs).
+//
 // Two backends are "separated" by Elo only when their 95 % intervals do not
 // overlap and each rests on at least kMinSeparatingPairs game pairs with
 // finite bounds (a few pairs give an interval of zero width, a clean sweep an
@@ -43,7 +55,17 @@ struct TransferProfile {
   // played at: per profile, since a modern depth costs a fraction of a
   // thesis depth's nodes (0 = not stated).
   int lab_depth = 0, game_depth = 0;
+  // The serial search at 1 thread with twice the clock against itself.
+  Wdl doubling_wdl;
+  std::optional<common::EloEstimate> doubling;
 };
+
+struct TimeFactor {
+  double factor = 1, lower = 1, upper = 1;  // bounds may be infinite
+};
+// Why there is no factor is the doubling's (see above) or the row's (no
+// timed games).
+std::optional<TimeFactor> time_factor(const TransferRow& row, const TransferProfile& p);
 
 struct TransferTable {
   int threads = 2;

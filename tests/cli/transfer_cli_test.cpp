@@ -4,8 +4,10 @@
 // exit status 2.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 
+#include "tests/support/files.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -14,9 +16,16 @@ using xq::test::run_xqlab;
 using xq::test::XqlabRun;
 
 TEST(CliTransferSlow, TinyRunHasEveryMeasurePerProfile) {
+  // Openings with no capture possible and 110 plies already without one:
+  // every game ends after 10 plies (the no-capture limit), so the five
+  // matches per profile take seconds.
+  const std::string suite = xq::test::temp_path("transfer", "short.csv");
+  std::ofstream(suite) << "name,fen\n"
+                          "advisors,4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 110 60\n"
+                          "advisors black,3k5/4a4/9/9/9/9/9/9/4A4/4K4 b - - 110 60\n";
   const XqlabRun r = run_xqlab({"transfer", "--backends", "lazysmp", "--games", "2", "--tc",
                                 "0.3+0.03", "--game-depth", "thesis=2,modern=3", "--lab-depth", "3",
-                                "--lab-runs", "2", "--json"});
+                                "--lab-runs", "2", "--openings", suite, "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = r.json();
   const nlohmann::json& t = j["transfer"];
@@ -24,6 +33,11 @@ TEST(CliTransferSlow, TinyRunHasEveryMeasurePerProfile) {
   ASSERT_EQ(t["profiles"].size(), 2u);
   int rows = 0;
   for (const nlohmann::json& p : t["profiles"]) {
+    // The serial search against itself with twice the clock: its games
+    // counted (one pair: no factor can rest on it).
+    const nlohmann::json& d = p["doubling"]["wdl"];
+    EXPECT_EQ(d["wins"].get<int>() + d["draws"].get<int>() + d["losses"].get<int>(), 2);
+    EXPECT_TRUE(p["rows"][0]["time_factor"].is_null());
     // A depth per profile, and one depth for both.
     EXPECT_EQ(p["game_depth"], p["profile"] == "thesis" ? 2 : 3) << p["profile"];
     EXPECT_EQ(p["lab_depth"], 3);

@@ -3,6 +3,7 @@
 // evidence decides -- on hand-made figures, so that each sentence is tested.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -49,6 +50,41 @@ TEST(Transfer, RankingAndSeparation) {
   TransferRow far = rows[2];
   far.time_elo = common::EloEstimate{300, 200, 400, 1, kMinSeparatingPairs};
   EXPECT_TRUE(separated(far, rows[0], Measure::TimeElo));
+}
+
+// The time factor: 2^(Elo / Elo per doubling), the row's interval mapped
+// the same way; none without a measurably positive doubling.
+TEST(Transfer, TimeFactorFromTheEloPerDoubling) {
+  TransferProfile p;
+  p.profile = "thesis";
+  p.doubling = common::EloEstimate{100, 50, 150, 0.99, kMinSeparatingPairs};
+  const TransferRow r = row("ybwc", 1.8, 1.75, 1.85, 100, 0, 200);
+  const auto f = time_factor(r, p);
+  ASSERT_TRUE(f);
+  EXPECT_DOUBLE_EQ(f->factor, 2.0);
+  EXPECT_DOUBLE_EQ(f->lower, 1.0);
+  EXPECT_DOUBLE_EQ(f->upper, 4.0);
+  TransferRow worse = row("lazysmp", 1.2, 1.1, 1.3, -50, -100, 0);
+  EXPECT_DOUBLE_EQ(time_factor(worse, p)->factor, std::exp2(-0.5));
+  int refused = 0;
+  for (const common::EloEstimate& d :
+       {common::EloEstimate{100, 0, 200, 0.9, 20},                        // not above 0
+        common::EloEstimate{100, 50, 150, 0.99, kMinSeparatingPairs - 1}}) {  // too few pairs
+    TransferProfile q = p;
+    q.doubling = d;
+    EXPECT_FALSE(time_factor(r, q));
+    ++refused;
+  }
+  EXPECT_EQ(refused, 2);
+  TransferRow untimed = r;
+  untimed.time_elo.reset();
+  EXPECT_FALSE(time_factor(untimed, p));
+  p.rows = {r};
+  EXPECT_NE(transfer_text(TransferTable{2, "1+0.1", 10, {p}}).find("2.00 [1.00,4.00]"),
+            std::string::npos);
+  EXPECT_EQ(transfer_json(TransferTable{2, "1+0.1", 10, {p}})["profiles"][0]["rows"][0]
+                ["time_factor"]["upper"],
+            4.0);
 }
 
 TEST(Transfer, VerdictSaysWhatIsDecided) {
