@@ -20,6 +20,7 @@
 #include "cli/options.h"
 #include "cli/usage_error.h"
 #include "lab/common/meta.h"
+#include "lab/common/text.h"
 #include "lab/games/match_stats.h"
 #include "lab/games/transfer.h"
 #include "lab/timing/document.h"
@@ -44,16 +45,10 @@ struct ProfileDepths {
 ProfileDepths parse_depths(const std::string& option, const std::string& text,
                            ProfileDepths defaults, int max_depth) {
   const auto number = [&](const std::string& s) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != s.size() || v < 1 || v > max_depth)
+    const std::optional<int> v = lab::common::whole_int(s);
+    if (!v || *v < 1 || *v > max_depth)
       throw UsageError(option + ": '" + s + "' is not a depth in 1.." + std::to_string(max_depth));
-    return v;
+    return *v;
   };
   if (text.find('=') == std::string::npos) {
     const int d = number(text);

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdio>
+#include <exception>
+#include <optional>
 #include <string>
 
 namespace xq::lab::common {
@@ -12,6 +14,22 @@ inline std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v == 0 ? 0.0 : v);
   return buf;
+}
+
+// The whole of `s` as a base-10 int (a sign allowed, as std::stoi reads
+// it), or nothing when `s` is empty, has anything after the number or is
+// out of int's range: the parse every option and table field of whole
+// numbers shares, each then checking its own range.
+inline std::optional<int> whole_int(const std::string& s) {
+  std::size_t used = 0;
+  int v = 0;
+  try {
+    v = std::stoi(s, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != s.size()) return std::nullopt;
+  return v;
 }
 
 }  // namespace xq::lab::common

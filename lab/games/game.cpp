@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "board/movegen.h"
+#include "lab/common/text.h"
 #include "lab/games/match_stats.h"
 
 namespace xq::lab::games {
@@ -53,16 +54,11 @@ template <class F>
 void for_each_pair(const std::vector<std::string>& words, const char* what, F&& f) {
   for (const std::string& s : option_items(words)) {
     const auto eq = s.find('=');
-    int v = 0;
-    try {
-      std::size_t used = 0;
-      if (eq == std::string::npos) throw std::invalid_argument("");
-      v = std::stoi(s.substr(eq + 1), &used);
-      if (used != s.size() - eq - 1 || v < 0) throw std::invalid_argument("");
-    } catch (const std::exception&) {
+    const std::optional<int> v =
+        eq == std::string::npos ? std::nullopt : common::whole_int(s.substr(eq + 1));
+    if (!v || *v < 0)
       throw std::invalid_argument(std::string(what) + ": '" + s + "' is not KEY=N (N >= 0)");
-    }
-    if (!f(s.substr(0, eq), v)) throw std::invalid_argument(std::string(what) + ": unknown key '" + s.substr(0, eq) + "'");
+    if (!f(s.substr(0, eq), *v)) throw std::invalid_argument(std::string(what) + ": unknown key '" + s.substr(0, eq) + "'");
   }
 }
 

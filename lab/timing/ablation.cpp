@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "lab/common/stats.h"
+#include "lab/common/text.h"
 
 namespace xq::lab::timing {
 namespace {
@@ -85,17 +86,11 @@ class IterationLog final : public Observer {
 };
 
 Depth parse_depth(const std::string& text) {
-  std::size_t used = 0;
-  int d = 0;
-  try {
-    d = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size() || d < 1 || d > kMaxDepth)
+  const std::optional<int> d = common::whole_int(text);
+  if (!d || *d < 1 || *d > kMaxDepth)
     throw std::invalid_argument("--depths needs whole numbers in 1.." + std::to_string(kMaxDepth) +
                                 ", got '" + text + "'");
-  return Depth(d);
+  return Depth(*d);
 }
 
 // Adds one position's logs (one per repeat) to the row's cells.

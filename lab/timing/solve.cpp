@@ -9,6 +9,7 @@
 
 #include "lab/common/csv.h"
 #include "lab/common/stats.h"
+#include "lab/common/text.h"
 #include "parallel/params.h"
 #include "search/virtual_time.h"
 
@@ -57,16 +58,10 @@ std::vector<SolveEntry> load_solve_suite(const std::string& path) {
                                   "' is not a legal move of the position");
     if (mate_col >= 0 && !t.rows[i][std::size_t(mate_col)].empty()) {
       const std::string& m = t.rows[i][std::size_t(mate_col)];
-      std::size_t used = 0;
-      int n = 0;
-      try {
-        n = std::stoi(m, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != m.size() || n < 1 || n > 60)
+      const std::optional<int> n = common::whole_int(m);
+      if (!n || *n < 1 || *n > 60)
         throw std::invalid_argument(t.where(i) + ": mate '" + m + "' is not a length 1-60");
-      e.mate = n;
+      e.mate = *n;
     }
     out.push_back(std::move(e));
   }

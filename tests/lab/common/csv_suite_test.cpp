@@ -1,5 +1,6 @@
 // lab's CSV reader and suite loader: quoting, trimming, errors naming the
-// file and line, and the shipped suites loading completely.
+// file and line, and the shipped suites loading completely; the whole-number
+// parse of fields and options (lab/common/text.h).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include "lab/common/csv.h"
 #include "lab/common/suite.h"
+#include "lab/common/text.h"
 
 namespace xq::lab::common {
 namespace {
@@ -28,6 +30,18 @@ std::string error_of(F f) {
     return e.what();
   }
   return "";
+}
+
+TEST(LabText, WholeIntTakesAWholeNumberOrNothing) {
+  EXPECT_EQ(whole_int("12"), 12);
+  EXPECT_EQ(whole_int("-3"), -3);
+  EXPECT_EQ(whole_int("0"), 0);
+  int refused = 0;
+  for (const char* bad : {"", "x", "12x", "1.5", "3 ", "99999999999"}) {
+    EXPECT_FALSE(whole_int(bad)) << bad;
+    ++refused;
+  }
+  EXPECT_EQ(refused, 6);
 }
 
 TEST(LabCsv, SplitsQuotedFields) {
