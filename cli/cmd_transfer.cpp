@@ -55,17 +55,13 @@ ProfileDepths parse_depths(const std::string& option, const std::string& text,
     for (auto& [profile, depth] : defaults.depth) depth = d;
     return defaults;
   }
-  std::size_t from = 0;
-  while (from <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', from), text.size());
-    const std::string item = text.substr(from, comma - from);
+  for (const std::string& item : lab::common::split_commas(text)) {
     const std::size_t eq = item.find('=');
     const std::string profile = item.substr(0, eq);
     if (eq == std::string::npos || !defaults.depth.count(profile))
       throw UsageError(option + ": expected D or PROFILE=D[,PROFILE=D] (profiles thesis, modern), "
                        "got '" + item + "'");
     defaults.depth[profile] = number(item.substr(eq + 1));
-    from = comma + 1;
   }
   return defaults;
 }
@@ -106,11 +102,11 @@ std::vector<lab::games::LabFigures> run_lab(const TransferArgs& a, const std::st
   return lab::games::lab_figures(lab::timing::lab_summary_json(s, suite.size(), rows));
 }
 
-// The serial search at 1 thread in `profile`, what every match plays
-// against.
-std::string serial_spec(const TransferArgs& a, const std::string& profile,
-                        const std::string& name = "serial-1t") {
-  return "xqlab:backend=serial,hash=" + a.hash + ",threads=1,profile=" + profile + ",name=" + name;
+// An in-process engine of `backend` at `threads` in `profile`.
+std::string xqlab_spec(const TransferArgs& a, const std::string& profile, const std::string& backend,
+                       int threads, const std::string& name) {
+  return "xqlab:backend=" + backend + ",hash=" + a.hash + ",threads=" + std::to_string(threads) +
+         ",profile=" + profile + ",name=" + name;
 }
 
 // One match of engine `spec` against the serial search at 1 thread, both in
@@ -120,7 +116,8 @@ std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string
                                         const lab::games::TimeControl& tc, const std::string& kind,
                                         bool& interrupted) {
   lab::games::MatchConfig c;
-  c.engines = {spec, serial_spec(a, profile)};
+  // Every match plays against the serial search at 1 thread.
+  c.engines = {spec, xqlab_spec(a, profile, "serial", 1, "serial-1t")};
   c.tc = tc;
   c.adjudication.resign = lab::games::ResignRule{};
   c.adjudication.draw = lab::games::DrawRule{};
@@ -166,7 +163,7 @@ int run(const TransferArgs& a0) {
     twice.base_ms *= 2;
     twice.inc_ms *= 2;
     const auto doubling =
-        play(a, profile, serial_spec(a, profile, "serial-1t-2x") + ",tc=" + twice.text(), "serial",
+        play(a, profile, xqlab_spec(a, profile, "serial", 1, "serial-1t-2x") + ",tc=" + twice.text(), "serial",
              timed, "doubling", interrupted);
     p.doubling_wdl = lab::games::wdl_of(doubling);
     p.doubling = lab::common::elo_estimate(lab::games::penta_of(doubling));
@@ -176,9 +173,8 @@ int run(const TransferArgs& a0) {
       r.backend = b;
       for (const lab::games::LabFigures& f : lab)
         if (f.backend == b && f.threads == a.threads) r.lab = f;
-      const std::string spec = "xqlab:backend=" + b + ",hash=" + a.hash + ",threads=" +
-                               std::to_string(a.threads) + ",profile=" + profile + ",name=" + b +
-                               "-" + std::to_string(a.threads) + "t";
+      const std::string spec =
+          xqlab_spec(a, profile, b, a.threads, b + "-" + std::to_string(a.threads) + "t");
       const auto time_games = play(a, profile, spec, b, timed, "time", interrupted);
       r.time_wdl = lab::games::wdl_of(time_games);
       r.time_elo = lab::common::elo_estimate(lab::games::penta_of(time_games));

@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace xq::lab::common {
 
@@ -14,6 +15,16 @@ inline std::string fmt(const char* format, double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, v == 0 ? 0.0 : v);
   return buf;
+}
+
+// "a,b,,c" -> {"a", "b", "", "c"}; "" -> {""}: every item, empty ones kept.
+inline std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out(1);
+  for (char c : s) {
+    if (c == ',') out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
 }
 
 // The whole of `s` as a base-10 int (a sign allowed, as std::stoi reads

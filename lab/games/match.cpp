@@ -114,15 +114,6 @@ void update_sprt(const MatchConfig& c, PairingResult& p) {
   p.decision = common::sprt_decision(*c.sprt, v);
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t from = 0;
-  for (std::size_t comma; (comma = s.find(',', from)) != std::string::npos; from = comma + 1)
-    out.push_back(s.substr(from, comma - from));
-  out.push_back(s.substr(from));
-  return out;
-}
-
 void check_config(const MatchConfig& c) {
   if (c.engines.size() < 2) throw std::invalid_argument("a match needs at least two engines");
   if (c.openings.empty()) throw std::invalid_argument("the opening suite is empty");
@@ -137,7 +128,7 @@ EngineClock engine_clock(const std::string& spec, const TimeControl& match_tc) {
   const std::size_t colon = spec.find(':');
   if (colon == std::string::npos) return {spec, std::nullopt};
   const std::string kind = spec.substr(0, colon);
-  std::vector<std::string> items = split_commas(spec.substr(colon + 1));
+  std::vector<std::string> items = common::split_commas(spec.substr(colon + 1));
   // uci:COMMAND,KEY=V...: the command is not a key.
   const std::size_t first_key = kind == "uci" ? 1 : 0;
   std::optional<TimeControl> tc;

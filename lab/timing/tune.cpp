@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "lab/common/stats.h"
+#include "lab/common/text.h"
 #include "lab/timing/summary.h"
 #include "parallel/params.h"
 
@@ -16,15 +17,6 @@ bool reads(const BackendParam& p, const std::string& backend) {
   return std::find(p.backends.begin(), p.backends.end(), backend) != p.backends.end();
 }
 
-std::vector<std::string> split_values(const std::string& list) {
-  std::vector<std::string> out(1);
-  for (char c : list) {
-    if (c == ',') out.emplace_back();
-    else out.back() += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 TuneAxis parse_axis(const std::string& text) {
@@ -33,7 +25,7 @@ TuneAxis parse_axis(const std::string& text) {
     throw std::invalid_argument("--space needs NAME=V1,V2,..., got '" + text + "'");
   TuneAxis axis{text.substr(0, eq), {}};
   const BackendParam& p = find_param(axis.name);
-  for (const std::string& v : split_values(text.substr(eq + 1))) {
+  for (const std::string& v : common::split_commas(text.substr(eq + 1))) {
     BackendConfig scratch;
     set_param(scratch, axis.name + "=" + v);  // throws naming the range
     const std::string canonical = p.value_text(scratch);
