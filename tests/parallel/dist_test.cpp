@@ -7,8 +7,10 @@
 // binds the node limit over every rank, and survives start/stop cycles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <random>
 #include <span>
 #include <thread>
 
@@ -163,6 +165,35 @@ TEST(DistOutboxes, KeepTheDeepestOffers) {
   out.clear();
   boxes.collect(out);
   EXPECT_TRUE(out.empty());
+}
+
+// Offers in random order, two collections in a row: each time the box holds
+// the deepest `capacity` depths offered since the last one (the full box is
+// a heap; a collection starts a fresh one).
+TEST(DistOutboxes, KeepTheDeepestOffersInAnyOrder) {
+  constexpr int kCapacity = 16;
+  dist::Outboxes boxes(1, kCapacity);
+  std::mt19937 rng(7);
+  int rounds = 0;
+  for (int offers : {200, 9, 1000}) {
+    std::vector<int> depths;
+    for (int i = 0; i < offers; ++i) {
+      const int d = int(rng() % 40);
+      depths.push_back(d);
+      // The key carries the depth back.
+      boxes.offer(0, Key(i) * 100 + Key(d), TTData{Move::none(), 0, 0, std::int8_t(d)});
+    }
+    std::vector<dist::WireEntry> out;
+    boxes.collect(out);
+    std::vector<int> got;
+    for (const dist::WireEntry& e : out) got.push_back(int(e.key % 100));
+    std::sort(got.begin(), got.end());
+    std::sort(depths.begin(), depths.end());
+    const std::size_t kept = std::min<std::size_t>(depths.size(), kCapacity);
+    EXPECT_EQ(got, std::vector<int>(depths.end() - std::ptrdiff_t(kept), depths.end())) << offers;
+    ++rounds;
+  }
+  EXPECT_EQ(rounds, 3);
 }
 
 std::unique_ptr<Backend> cluster(int ranks, int threads, const std::string& scheme = "xor",
