@@ -155,11 +155,17 @@ extern const BackendInfo kMpiLazyBackend = {
     [](const BackendConfig& config) { return make_for_scheme<MpiLazyBackend>(config); },
     []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = [] {
+        // The defaults (2026-11-30, docs/RESULTS.md issue 26): 2 ranks x 1
+        // thread over MPI against lazysmp at 2 threads, depth 10: sharing
+        // from depth 2, 256 a box, searched 5-13 % fewer nodes than the
+        // earlier 4 and 16 (Stockfish's cluster keeps 16 a thread); time to
+        // depth 0.95 / 0.90 of lazysmp's on data/middlegames.csv /
+        // data/fresh_middlegames.csv, against 0.83 / 0.84.
         std::vector<ParamSpec> v = dist::cluster_params();
         const std::vector<ParamSpec> own = {
             {"share_depth", "least depth of a table store shipped to the other ranks (0: none)", 0,
-             64, {}, 4},
-            {"share_batch", "deepest stores each thread keeps for the next tick", 1, 1024, {}, 16},
+             64, {}, 2},
+            {"share_batch", "deepest stores each thread keeps for the next tick", 1, 1024, {}, 256},
             {"exchange", "where a rank ships its entries: every rank, or the next round a ring", 0,
              1, {"all", "ring"}, 0}};
         v.insert(v.begin() + 1, own.begin(), own.end());
