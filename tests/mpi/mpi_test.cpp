@@ -12,6 +12,7 @@
 //    message monitoring, the engine under mpirun, and clear errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -325,6 +326,29 @@ TEST(MpiLaunch, ADeadRankEndsTheJobWithOneLineFromRankZero) {
   const std::string line = "xqlab: mpirun is ending the job (a rank died, or the job was stopped)\n";
   ASSERT_NE(r.err.find(line), std::string::npos) << r.err;
   EXPECT_EQ(r.err.find(line), r.err.rfind(line)) << "one line, from rank 0 only: " << r.err;
+}
+
+// An mpirun asked for more processes than the machine has slots refuses
+// before any xqlab starts: its own explanation (Open MPI's text, not
+// xqlab's: no process of ours runs to shorten it), a non-zero exit, no
+// hang.
+TEST(MpiLaunch, TooFewSlotsEndsAtOnceWithOpenMpisExplanation) {
+  if (std::getenv("OMPI_MCA_rmaps_base_oversubscribe"))
+    GTEST_SKIP() << "OMPI_MCA_rmaps_base_oversubscribe is set: this mpirun oversubscribes";
+  test::RunLimits limits;
+  limits.seconds = 60;
+  limits.program = mpiexec();
+  const int n = 4 * int(std::max(1u, std::thread::hardware_concurrency()));
+  const auto start = std::chrono::steady_clock::now();
+  const test::XqlabRun r =
+      test::run_xqlab({"-n", std::to_string(n), XQLAB_BINARY, "search", "--fen", "startpos",
+                       "--depth", "3", "--backend", "mpi-lazy", "--param",
+                       "ranks=" + std::to_string(n)},
+                      limits);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_NE(r.status, 0) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("not enough slots"), std::string::npos) << r.out << r.err;
+  EXPECT_EQ(r.out.find("bestmove"), std::string::npos) << r.out;
 }
 
 TEST(MpiLaunch, WireMpiWithoutMpirunIsOneLine) {
