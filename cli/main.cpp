@@ -15,7 +15,7 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/usage_error.h"
-#include "parallel/dist/mpi_world.h"
+#include "parallel/distributed/mpi_world.h"
 
 namespace {
 
@@ -111,7 +111,7 @@ int run(int argc, char** argv) {
 }
 
 // Under mpirun every process runs this binary: rank 0 runs the command, the
-// other ranks serve the distributed backends it builds (parallel/dist/).
+// other ranks serve the distributed backends it builds (parallel/distributed/).
 int main(int argc, char** argv) {
   std::optional<xq::dist::MpiSession> mpi;
   try {

@@ -149,7 +149,7 @@ struct SearchStats {
   // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
   // summing keeps the maximum.
   Counter seldepth;
-  // Distributed backends (parallel/dist/), summed over ranks: message
+  // Distributed backends (parallel/distributed/), summed over ranks: message
   // bodies sent and received over the wire (after a search the sums agree),
   // table entries deep enough to share that the threads offered, those the
   // ranks shipped (the rest were displaced by deeper ones before a tick took
@@ -202,7 +202,7 @@ void for_each_counter(Stats& s, F&& f) {
 inline constexpr int kSearchCounters = 62;
 static_assert(sizeof(SearchStats) == kSearchCounters * 8, "XQ_SEARCH_COUNTERS misses a counter");
 
-// One rank of a distributed search (parallel/dist/): its nodes and what it
+// One rank of a distributed search (parallel/distributed/): its nodes and what it
 // sent and received over the wire, message bodies only.
 struct RankFigures {
   std::uint64_t nodes = 0, msgs_sent = 0, bytes_sent = 0, msgs_received = 0, bytes_received = 0;

@@ -15,7 +15,7 @@
 // Designed for a network without a shared table, it runs here by default on
 // per-thread tables (`perthread`: each searcher its own, as on separate
 // machines); a shared scheme is the shared-table variant. The same
-// algorithm across ranks: mpi-aphid (parallel/dist/mpi_aphid.cpp).
+// algorithm across ranks: mpi-aphid (parallel/distributed/mpi_aphid.cpp).
 #include "parallel/shared/aphid_master.h"
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"

@@ -1,6 +1,6 @@
 // APHID's master and its searchers' loop (Brockington & Schaeffer 1996),
 // shared by the backend on threads (`aphid`, parallel/shared/aphid.cpp) and
-// the one on ranks (`mpi-aphid`, parallel/dist/mpi_aphid.cpp): the master's
+// the one on ranks (`mpi-aphid`, parallel/distributed/mpi_aphid.cpp): the master's
 // passes over the top tree, its wait for results, and the leaf search every
 // searcher runs, whoever records its result. The table's rules are in
 // parallel/shared/aphid.h.

@@ -84,7 +84,7 @@ struct Costs {
   Time idle_poll = 200'000;    // one look for work by an idle thread
   Time idle_timeout = 50'000'000;  // an idle thread's sleep when no signal wakes it
   // The wire between ranks (the loop wire on a simulated machine,
-  // parallel/dist/loop.cpp): a network's figures, not this computer's, so
+  // parallel/distributed/loop.cpp): a network's figures, not this computer's, so
   // they are what-if values rather than calibrated ones. Defaults: an
   // InfiniBand-class cluster (one-way MPI latency of small messages about
   // 1-2 us, 10 GB/s); `--sim-cost latency=50us,byte=800ps` is 10 GbE over TCP.

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "parallel/backend.h"
-#include "parallel/dist/mpi_world.h"
+#include "parallel/distributed/mpi_world.h"
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/parallel/dist_checks.h"

@@ -1,6 +1,6 @@
 // The distributed backends on the simulated machine (parallel/sim): every
 // rank's threads and wire thread are logical threads, the loop wire's
-// messages are due in virtual time (parallel/dist/loop.cpp).
+// messages are due in virtual time (parallel/distributed/loop.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

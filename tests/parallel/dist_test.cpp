@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "parallel/backend.h"
-#include "parallel/dist/loop.h"
-#include "parallel/dist/rank.h"
+#include "parallel/distributed/loop.h"
+#include "parallel/distributed/rank.h"
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/parallel/dist_checks.h"

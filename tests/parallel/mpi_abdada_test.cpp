@@ -14,7 +14,7 @@
 
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
-#include "parallel/dist/rank.h"
+#include "parallel/distributed/rank.h"
 #include "parallel/params.h"
 #include "tests/parallel/dist_checks.h"
 #include "tests/parallel/exact_grid.h"

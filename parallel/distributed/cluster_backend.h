@@ -1,7 +1,7 @@
 // The backend class of every distributed backend (mpi-lazy, mpi-abdada):
 // rank 0 is this process (the caller's thread is its thread 0), the other
 // ranks are the loop wire's threads or MPI's processes; and the serve loop
-// of a rank other than 0. The ranks themselves: parallel/dist/cluster.h.
+// of a rank other than 0. The ranks themselves: parallel/distributed/cluster.h.
 #pragma once
 
 #include <cstdio>
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "parallel/backend_factory.h"
-#include "parallel/dist/cluster.h"
-#include "parallel/dist/loop.h"
+#include "parallel/distributed/cluster.h"
+#include "parallel/distributed/loop.h"
 #include "parallel/shared/lazysmp.h"
 #include "parallel/shared/root_threads.h"
 #include "parallel/sim/machine.h"

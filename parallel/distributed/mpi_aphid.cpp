@@ -1,6 +1,6 @@
 // mpi-aphid: APHID across ranks, the setting Brockington & Schaeffer built
 // it for (a network of workstations, no shared memory), on the rank
-// machinery of parallel/dist/cluster.h. Rank 0's thread 0 is the master
+// machinery of parallel/distributed/cluster.h. Rank 0's thread 0 is the master
 // (parallel/shared/aphid_master.h: passes over the top plies on the leaf
 // results in its APHID table); every other thread of every rank is a
 // searcher with the rank's own table (per-thread tables by default, as in
@@ -36,7 +36,7 @@
 #include <deque>
 #include <mutex>
 
-#include "parallel/dist/cluster_backend.h"
+#include "parallel/distributed/cluster_backend.h"
 #include "parallel/shared/aphid_master.h"
 
 namespace xq {

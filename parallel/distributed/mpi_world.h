@@ -6,7 +6,7 @@
 // when rank 0 leaves they leave too. cli/main.cpp holds the session.
 #pragma once
 
-#include "parallel/dist/transport.h"
+#include "parallel/distributed/transport.h"
 
 namespace xq::dist {
 

@@ -1,6 +1,6 @@
 // The rank machinery every distributed backend runs on (mpi-lazy,
 // mpi-abdada, mpi-aphid): R ranks, each with T search threads over a table of its own
-// and a wire thread, joined by a wire (parallel/dist/transport.h). A *mode*
+// and a wire thread, joined by a wire (parallel/distributed/transport.h). A *mode*
 // says what the ranks tell each other during a search (mpi_lazy.cpp: deep
 // entries shipped to every rank; mpi_abdada.cpp: entries kept at a home
 // rank, claimed by round trips); the protocol around it is the same:
@@ -17,13 +17,13 @@
 // tick while one is set.
 //
 // The wire (param `wire`) is MPI when this process is rank 0 of a world that
-// mpirun started (ranks 1..R-1 serve the backend: parallel/dist/mpi_world.h),
+// mpirun started (ranks 1..R-1 serve the backend: parallel/distributed/mpi_world.h),
 // or else the loop wire: ranks as thread groups of this process, each with
 // its own table, so that the protocol runs, and is tested, in every build.
 // Ranks wait for messages on the wire, never by spinning: a rank's wire
 // thread wakes at least once per tick.
 //
-// The backend class over these ranks: parallel/dist/cluster_backend.h.
+// The backend class over these ranks: parallel/distributed/cluster_backend.h.
 //
 // A mode M<Table> provides:
 //   using Tt = ...;                        the table type the ranks search
@@ -69,8 +69,8 @@
 #include <vector>
 
 #include "parallel/backend_base.h"
-#include "parallel/dist/mpi_world.h"
-#include "parallel/dist/rank.h"
+#include "parallel/distributed/mpi_world.h"
+#include "parallel/distributed/rank.h"
 #include "parallel/sim/machine.h"
 #include "parallel/thread_pool.h"
 #include "search/driver.h"

@@ -1,6 +1,6 @@
 // mpi-abdada: ABDADA across ranks (Weill designed it for distributed
 // memory: a CM-5 and a Cray T3D), on the rank machinery of
-// parallel/dist/cluster.h. Every rank runs ABDADA's threads over a table of
+// parallel/distributed/cluster.h. Every rank runs ABDADA's threads over a table of
 // its own (parallel/shared/abdada.cpp); the entry of every node at least
 // `home_depth` deep lives at a home rank chosen by its key's high bits
 // (dist::HomeTable), so Weill's searcher count (nproc) of such a node is
@@ -38,7 +38,7 @@
 #include <condition_variable>
 #include <mutex>
 
-#include "parallel/dist/cluster_backend.h"
+#include "parallel/distributed/cluster_backend.h"
 #include "parallel/shared/root_share.h"
 #include "parallel/sim/machine.h"
 
@@ -523,7 +523,7 @@ extern const BackendInfo kMpiAbdadaBackend = {
     /*serial_at_one_thread=*/false,
     /*in_default_lab=*/false,
     // On the loop wire: every rank's threads and its wire thread are logical
-    // threads, messages due in virtual time (parallel/dist/loop.cpp).
+    // threads, messages due in virtual time (parallel/distributed/loop.cpp).
     /*simulable=*/true};
 
 }  // namespace xq

@@ -1,4 +1,4 @@
-#include "parallel/dist/loop.h"
+#include "parallel/distributed/loop.h"
 
 #include <algorithm>
 #include <stdexcept>

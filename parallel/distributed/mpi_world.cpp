@@ -6,7 +6,7 @@
 // Open MPI makes no asynchronous progress, and a rank blocked inside MPI
 // would spin a core that the 2-core machines here need for searching), at a
 // pace that quickens while messages keep coming.
-#include "parallel/dist/mpi_world.h"
+#include "parallel/distributed/mpi_world.h"
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -25,7 +25,7 @@
 #include <thread>
 #include <vector>
 
-#include "parallel/dist/rank.h"
+#include "parallel/distributed/rank.h"
 
 #if defined(XQLAB_HAVE_MPI)
 #include <mpi.h>

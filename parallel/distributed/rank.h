@@ -17,7 +17,7 @@
 #include "board/position.h"
 #include "hashing/entry.h"
 #include "parallel/backend.h"
-#include "parallel/dist/transport.h"
+#include "parallel/distributed/transport.h"
 #include "search/options.h"
 #include "search/result.h"
 

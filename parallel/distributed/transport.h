@@ -1,7 +1,7 @@
 // The seam between a distributed backend and the wire that joins its ranks
 // (processes with their own memory, each with a table and threads of its
 // own): messages, each a tag and a byte string, sent from one rank to
-// another. Two wires implement it: `loop` (parallel/dist/loop.h: ranks as
+// another. Two wires implement it: `loop` (parallel/distributed/loop.h: ranks as
 // thread groups of one process, with an injectable latency, so that the
 // distributed logic is built, tested and checked by ThreadSanitizer in every
 // build) and, when the build has Open MPI, `mpi`.

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <vector>
 
-#include "parallel/dist/transport.h"
+#include "parallel/distributed/transport.h"
 
 namespace xq::dist {
 

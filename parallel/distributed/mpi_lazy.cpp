@@ -1,5 +1,5 @@
 // mpi-lazy: Lazy SMP across ranks (Stockfish's cluster branch, Texel's lazy
-// cluster), on the rank machinery of parallel/dist/cluster.h. Every rank
+// cluster), on the rank machinery of parallel/distributed/cluster.h. Every rank
 // runs the lazysmp machinery with T threads over a table of its own; each
 // thread's table stores at least `share_depth` deep go into its outbox (the
 // deepest `share_batch` since the last tick), and once per tick the rank's
@@ -10,7 +10,7 @@
 // thread 0 is bound by the depth limit and reports iterations. The result is
 // rank 0's main thread's, or with best_thread=vote (searches without a depth
 // limit, outside exact mode) the thread a vote over every rank picks.
-#include "parallel/dist/cluster_backend.h"
+#include "parallel/distributed/cluster_backend.h"
 
 namespace xq {
 
@@ -180,7 +180,7 @@ extern const BackendInfo kMpiLazyBackend = {
     // Run when named: the distributed comparison is its own question.
     /*in_default_lab=*/false,
     // On the loop wire: every rank's threads and its wire thread are logical
-    // threads, messages due in virtual time (parallel/dist/loop.cpp).
+    // threads, messages due in virtual time (parallel/distributed/loop.cpp).
     /*simulable=*/true};
 
 }  // namespace xq
