@@ -29,7 +29,9 @@ std::string fixed(double v, int decimals) {
 void lab_lines(const Json& doc, std::vector<std::string>& out) {
   const Json& results = doc["results"];
   const Json& meta = doc.value("meta", Json::object());
-  out.push_back("lab: " + std::to_string(results.size()) + " configurations, depth " +
+  // A simulated lab's figures are virtual time: every line of them says so.
+  const std::string mode = str(doc, "mode") == "simulated" ? "SIMULATED " : "";
+  out.push_back(mode + "lab: " + std::to_string(results.size()) + " configurations, depth " +
                 str(doc, "depth") + ", " + str(doc, "runs") +
                 (str(doc, "runs") == "1" ? " run, " : " runs, ") + str(doc, "positions") +
                 " positions (" + (meta.empty() ? "no meta" : str(meta, "date") + ", " +
@@ -42,7 +44,7 @@ void lab_lines(const Json& doc, std::vector<std::string>& out) {
     if (!best.count(t) || s > num(*best[t], "speedup")) best[t] = &r;
   }
   for (const auto& [t, r] : best)
-    out.push_back("best at " + std::to_string(t) + (t == 1 ? " thread: " : " threads: ") +
+    out.push_back(mode + "best at " + std::to_string(t) + (t == 1 ? " thread: " : " threads: ") +
                   str(*r, "backend") + "/" + str(*r, "hash") + ", speedup " +
                   fixed(num(*r, "speedup"), 2) + " (per position " +
                   fixed(num(*r, "speedup_min"), 2) + " to " + fixed(num(*r, "speedup_max"), 2) + ")");

@@ -105,6 +105,37 @@ TEST(SchemeRounds, MergeTakesTheMedianAndSumsTheCounts) {
   EXPECT_EQ(merged[1]["ops_per_sec"], 6.0);  // the median of two: their mean
 }
 
+// A lab document of two configurations, measured or simulated.
+Json lab_doc(const std::string& mode) {
+  auto row = [](const std::string& backend, int threads, double s) {
+    return Json{{"backend", backend}, {"hash", "xor"},       {"threads", threads},
+                {"speedup", s},       {"speedup_min", s - 0.1}, {"speedup_max", s + 0.1}};
+  };
+  Json d{{"depth", 8},
+         {"runs", 3},
+         {"positions", 16},
+         {"results", Json::array({row("serial", 1, 1.0), row("ybwc", 2, 1.8)})}};
+  if (!mode.empty()) d["mode"] = mode;
+  return d;
+}
+
+// `report --summary` of a simulated lab labels every line of its figures
+// SIMULATED; a measured one (or a document from before `mode`) does not.
+TEST(ReportSummary, SimulatedLabFiguresAreLabelledSimulated) {
+  for (const std::string mode : {"simulated", "measured", ""}) {
+    const std::vector<std::string> lines =
+        report_summary({ReportInput{"lab.json", true, {lab_doc(mode)}}});
+    int lab_lines = 0;
+    for (const std::string& l : lines) {
+      if (l.find("lab: ") == std::string::npos && l.find("best at ") == std::string::npos)
+        continue;
+      ++lab_lines;
+      EXPECT_EQ(l.rfind("SIMULATED ", 0) == 0, mode == "simulated") << mode << ": " << l;
+    }
+    EXPECT_EQ(lab_lines, 3) << mode;  // the header and the best at 1 and at 2 threads
+  }
+}
+
 std::string hash_line(const std::vector<Json>& docs) {
   const std::vector<std::string> lines = report_summary({ReportInput{"stress.json", true, docs}});
   for (const std::string& l : lines)
