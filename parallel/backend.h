@@ -101,6 +101,32 @@ enum class Sharing : std::uint8_t {
 // `sharing` says; false for None and Table, which no counter shows.
 bool shows_sharing(Sharing sharing, const SearchStats& stats);
 
+// A lower bound on one counter of SearchStats, by its name
+// (for_each_counter), summed over a test suite's searches.
+struct CounterFloor {
+  std::string_view counter;
+  std::uint64_t at_least;
+};
+
+// What a backend declares of itself for the suites that iterate the
+// registry, so that no test keeps a list of backends: a backend added later
+// states its own expectations here, in its own file.
+struct BackendExpectations {
+  // The reach suite (tests/parallel/stress_reach_test.cpp: 3 threads,
+  // min_split_depth and task_depth 2, exact and full searches, summed): the
+  // counters its machinery must move there, each to its floor. Empty: the
+  // suite does not run it (a backend whose threads meet in the table alone,
+  // whose reach the shared-table suites assert).
+  std::vector<CounterFloor> reach;
+  // The least parallelism W / C (nodes over `critical_path`) it must show
+  // there; 0: none asserted.
+  double reach_parallelism = 0;
+  // Whether its threads book their time in parts (search, idle, lock, copy)
+  // that add up to each thread's span (parallel/split/timing.h): the
+  // time-accounting suites, real and simulated, check every such backend.
+  bool books_split_time = false;
+};
+
 struct BackendInfo {
   std::string_view name;
   std::string_view summary;
@@ -126,7 +152,20 @@ struct BackendInfo {
   // Whether the simulated machine (parallel/sim/) can run it at more than one
   // thread: not when its helpers are processes, which it cannot schedule.
   bool simulable = true;
+  // Whether it runs across ranks (parallel/distributed/): it reads the
+  // parameter `ranks`, and the lab's --ranks multiplies its configurations.
+  bool distributed = false;
+  // What the suites that iterate the registry expect of it (tests/parallel/).
+  BackendExpectations expect = {};
 };
+
+// Whether this build compiled the backends for a scheme's table (CMake
+// XQLAB_SCHEMES and XQLAB_TEST_SCHEMES; parallel/backend_factory.h): a scheme
+// that exists but is not built is refused with its own message.
+bool scheme_built(std::string_view scheme);
+// The error of a scheme a backend is asked to run on but does not (or that
+// the build left out): one line, naming the build's schemes.
+std::string refused_scheme_message(std::string_view scheme);
 
 // Every registered backend, "serial" first.
 const std::vector<BackendInfo>& backends();

@@ -1,6 +1,11 @@
 // What every backend's factory function does before it builds anything:
 // validate the configuration, then instantiate the backend's class template
-// for the configured scheme's table type through the scheme dispatcher.
+// for the configured scheme's table type -- and only for the table types the
+// backend runs on and the build compiles in (DESIGN.md "Grow by addition":
+// compile what runs). A backend names its tables with one of the Tables
+// traits below; `runs_on<Tables>` is its BackendInfo::supports and
+// `make_on<BackendT, Tables>` its BackendInfo::make, so a refused pair is
+// refused by the registry and never instantiated.
 #pragma once
 
 #include <memory>
@@ -12,6 +17,68 @@
 
 namespace xq {
 
+// Whether the build compiles the backends for table T: the CMake list
+// XQLAB_SCHEMES (every real scheme by default; the sanitizer builds may
+// name fewer) defines XQLAB_SCHEME_<NAME> for each scheme it names, and
+// XQLAB_TEST_SCHEMES=ON (the test and sanitizer builds) defines
+// XQLAB_SCHEME_FAULTY for the test-only table. Built without CMake's list,
+// every real scheme and no test scheme.
+template <class T>
+inline constexpr bool kBuiltForBackends = false;
+#ifndef XQLAB_SCHEMES_LISTED
+template <> inline constexpr bool kBuiltForBackends<PerThreadTable> = true;
+template <> inline constexpr bool kBuiltForBackends<SpinlockTable> = true;
+template <> inline constexpr bool kBuiltForBackends<MutexTable> = true;
+template <> inline constexpr bool kBuiltForBackends<TbbSpinTable> = true;
+template <> inline constexpr bool kBuiltForBackends<XorTable> = true;
+template <> inline constexpr bool kBuiltForBackends<SandwichTable> = true;
+template <> inline constexpr bool kBuiltForBackends<UnprotectedTable> = true;
+#else
+#ifdef XQLAB_SCHEME_PERTHREAD
+template <> inline constexpr bool kBuiltForBackends<PerThreadTable> = true;
+#endif
+#ifdef XQLAB_SCHEME_SPINLOCK
+template <> inline constexpr bool kBuiltForBackends<SpinlockTable> = true;
+#endif
+#ifdef XQLAB_SCHEME_MUTEX
+template <> inline constexpr bool kBuiltForBackends<MutexTable> = true;
+#endif
+#ifdef XQLAB_SCHEME_TBBSPIN
+template <> inline constexpr bool kBuiltForBackends<TbbSpinTable> = true;
+#endif
+#ifdef XQLAB_SCHEME_XOR
+template <> inline constexpr bool kBuiltForBackends<XorTable> = true;
+#endif
+#ifdef XQLAB_SCHEME_SANDWICH
+template <> inline constexpr bool kBuiltForBackends<SandwichTable> = true;
+#endif
+#ifdef XQLAB_SCHEME_UNPROTECTED
+template <> inline constexpr bool kBuiltForBackends<UnprotectedTable> = true;
+#endif
+#endif
+#ifdef XQLAB_SCHEME_FAULTY
+template <> inline constexpr bool kBuiltForBackends<FaultyTable> = true;
+#endif
+
+// The table types a backend runs on (its design's, before the build's list).
+// Every table, real or test.
+struct EveryTable {
+  template <class T>
+  static constexpr bool kRuns = true;
+};
+// A backend whose helpers are processes: every table whose locks work
+// across processes (Table::kProcessShared; not mutex).
+struct ProcessSharedTables {
+  template <class T>
+  static constexpr bool kRuns = T::kProcessShared;
+};
+// A backend that claims nodes (ABDADA's searcher counts): every table whose
+// count is shared by all threads, so not perthread.
+struct SearcherCountTables {
+  template <class T>
+  static constexpr bool kRuns = T::kCountsSearchers;
+};
+
 inline void validate_config(const BackendConfig& c) {
   if (c.threads < 1 || c.threads > 256)
     throw std::invalid_argument("--threads must be between 1 and 256, got " +
@@ -20,30 +87,28 @@ inline void validate_config(const BackendConfig& c) {
   if (!is_known_scheme(c.hash)) throw std::invalid_argument(unknown_scheme_message(c.hash));
 }
 
-// The scheme predicate of a backend that runs with every scheme, real or test.
-inline bool every_scheme(std::string_view scheme) { return is_known_scheme(scheme); }
-
-// The scheme predicate of a backend whose helpers are processes: every scheme
-// whose locks work across processes (Table::kProcessShared; not mutex).
-inline bool process_shared_scheme(std::string_view scheme) {
-  return is_known_scheme(scheme) &&
-         visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kProcessShared; });
+// BackendInfo::supports of a backend that runs on Tables: the scheme is
+// known, the backend's design takes it and the build compiled it.
+template <class Tables>
+bool runs_on(std::string_view scheme) {
+  return is_known_scheme(scheme) && visit_scheme(scheme, [](auto tag) {
+           using Table = typename decltype(tag)::type;
+           return kBuiltForBackends<Table> && Tables::template kRuns<Table>;
+         });
 }
 
-// The scheme predicate of a backend that claims nodes (ABDADA's searcher
-// counts): every scheme whose count is shared by all threads, so not perthread.
-inline bool counts_searchers_scheme(std::string_view scheme) {
-  return is_known_scheme(scheme) &&
-         visit_scheme(scheme, [](auto tag) { return decltype(tag)::type::kCountsSearchers; });
-}
-
-// Validates c and instantiates BackendT<Table> for the configured scheme.
-template <template <class> class BackendT>
-std::unique_ptr<Backend> make_for_scheme(const BackendConfig& c) {
+// BackendInfo::make: validates c and instantiates BackendT<Table> for the
+// configured scheme -- only for the tables runs_on<Tables> accepts.
+template <template <class> class BackendT, class Tables>
+std::unique_ptr<Backend> make_on(const BackendConfig& c) {
   validate_config(c);
   return visit_scheme(c.hash, [&](auto tag) -> std::unique_ptr<Backend> {
     using Table = typename decltype(tag)::type;
-    return std::make_unique<BackendT<Table>>(c);
+    if constexpr (kBuiltForBackends<Table> && Tables::template kRuns<Table>) {
+      return std::make_unique<BackendT<Table>>(c);
+    } else {
+      throw std::invalid_argument(refused_scheme_message(c.hash));
+    }
   });
 }
 

@@ -3,6 +3,7 @@
 
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "parallel/backend_factory.h"
 
 namespace xq {
 
@@ -39,6 +40,23 @@ bool shows_sharing(Sharing sharing, const SearchStats& s) {
   return false;
 }
 
+bool scheme_built(std::string_view scheme) {
+  return is_known_scheme(scheme) && visit_scheme(scheme, [](auto tag) {
+           return kBuiltForBackends<typename decltype(tag)::type>;
+         });
+}
+
+std::string refused_scheme_message(std::string_view scheme) {
+  if (scheme_built(scheme))
+    return "a backend was asked to run on hash scheme '" + std::string(scheme) +
+           "', which it cannot use (xqlab list shows the valid pairs)";
+  std::string built;
+  for (std::string_view s : kSchemeNames)
+    if (scheme_built(s)) built += std::string(built.empty() ? "" : ", ") + std::string(s);
+  return "hash scheme '" + std::string(scheme) +
+         "' is not built into this xqlab (CMake XQLAB_SCHEMES; built: " + built + ")";
+}
+
 const BackendInfo& find_backend(std::string_view name) {
   std::string known;
   for (const BackendInfo& b : backends()) {
@@ -51,6 +69,7 @@ const BackendInfo& find_backend(std::string_view name) {
 const BackendInfo& check_pair(std::string_view backend, std::string_view scheme) {
   const BackendInfo& info = find_backend(backend);
   if (!is_known_scheme(scheme)) throw std::invalid_argument(unknown_scheme_message(scheme));
+  if (!scheme_built(scheme)) throw std::invalid_argument(refused_scheme_message(scheme));
   if (!info.supports(scheme))
     throw std::invalid_argument("backend '" + std::string(backend) + "' cannot use hash scheme '" +
                                 std::string(scheme) + "'");

@@ -43,8 +43,12 @@ class SerialBackend final : public BackendBase<Table> {
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kSerialBackend = {
-    "serial", "the serial hybrid-PVS engine (reference for every ratio)", "xor", Sharing::None,
-    every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<SerialBackend>(config); }};
+    .name = "serial",
+    .summary = "the serial hybrid-PVS engine (reference for every ratio)",
+    .default_hash = "xor",
+    .sharing = Sharing::None,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<SerialBackend, EveryTable>
+};
 
 }  // namespace xq

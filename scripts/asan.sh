@@ -13,7 +13,7 @@ dir="${1:-$root/build-asan}"
 source "$root/scripts/generator.sh"
 cmake_generator "$dir"
 CXX=clang++-14 cmake "${generator[@]}" -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
+  -DXQLAB_SANITIZE=address -DXQLAB_NATIVE=OFF -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON -DXQLAB_TEST_SCHEMES=ON >/dev/null
 # The unit label needs the test binaries and the xqlab binary (the CLI tests
 # run it); the benchmarks are not tests and are not built here.
 cmake --build "$dir" -j"$(nproc)" --target xqlab_tests

@@ -17,7 +17,7 @@ dir="${1:-$root/build-tsan}"
 source "$root/scripts/generator.sh"
 cmake_generator "$dir"
 CXX=clang++-14 cmake "${generator[@]}" -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DXQLAB_SANITIZE=thread -DXQLAB_NATIVE=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
+  -DXQLAB_SANITIZE=thread -DXQLAB_NATIVE=OFF -DCMAKE_UNITY_BUILD=ON -DXQLAB_TEST_SCHEMES=ON >/dev/null
 cmake --build "$dir" -j"$(nproc)" --target xqlab test_hashing test_parallel test_engine
 export OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1"

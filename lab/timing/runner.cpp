@@ -61,6 +61,7 @@ void check_names(const std::vector<std::string>& backends, const std::vector<std
 std::string LabConfig::label() const {
   std::string s = backend + "/" + hash + "/" + std::to_string(threads) + "t";
   for (const std::string& p : params) s += " " + p;
+  if (ranks > 0) s += " ranks=" + std::to_string(ranks);
   return s;
 }
 
@@ -89,19 +90,22 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
 }
 
 bool has_ranks(const std::string& backend) {
-  if (common::is_external_engine(backend)) return false;
-  const BackendInfo& info = find_backend(backend);
-  if (!info.params) return false;
-  for (const ParamSpec& p : info.params())
-    if (p.name == "ranks") return true;
-  return false;
+  return !common::is_external_engine(backend) && find_backend(backend).distributed;
+}
+
+BackendConfig backend_config(const BackendConfig& base, const LabConfig& c) {
+  BackendConfig b = base;
+  b.hash = c.hash;
+  b.threads = c.threads;
+  for (const std::string& a : c.params) set_param(b, a);
+  if (c.ranks > 0) b.set("ranks", c.ranks);
+  return b;
 }
 
 int ranks_of(const LabSettings& s, const LabConfig& c) {
   if (!has_ranks(c.backend)) return 1;
-  BackendConfig b = s.base;
-  for (const std::string& a : c.params) set_param(b, a);
-  return int(b.param("ranks"));
+  if (c.ranks > 0) return c.ranks;
+  return int(backend_config(s.base, c).param("ranks"));
 }
 
 std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vector<int>& ranks) {
@@ -115,7 +119,7 @@ std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vec
     any = true;
     for (int r : ranks) {
       LabConfig x = c;
-      x.params.push_back("ranks=" + std::to_string(r));
+      x.ranks = r;
       out.push_back(std::move(x));
     }
   }
@@ -188,10 +192,7 @@ std::vector<LabRun> run_lab(const LabSettings& s, const std::vector<common::Suit
           r = *it->second;
           r.agrees = true;  // decided below, as for a search made now
         } else {
-          BackendConfig bc = s.base;
-          bc.hash = c.hash;
-          bc.threads = c.threads;
-          for (const std::string& param : c.params) set_param(bc, param);
+          const BackendConfig bc = backend_config(s.base, c);
           // Built for every search (outside the timed part): no idle helper
           // thread of one configuration competes with another's search, and
           // every search starts from a fresh table.

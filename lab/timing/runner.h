@@ -29,7 +29,12 @@ struct LabConfig {
   // "NAME=VALUE" backend parameters applied over LabSettings::base (the
   // settings `xqlab tune` compares); empty for the lab's configurations.
   std::vector<std::string> params;
-  std::string label() const;  // "ybwc/xor/2t", then " NAME=VALUE..." when params are given
+  // A distributed backend's ranks (--ranks; BackendInfo::distributed): 0
+  // leaves them to the base parameters (`--param ranks=R`, default 1).
+  int ranks = 0;
+  // "ybwc/xor/2t", then " NAME=VALUE..." when params are given, then
+  // " ranks=R" when ranks are.
+  std::string label() const;
 };
 
 struct LabSettings {
@@ -62,16 +67,21 @@ std::vector<LabConfig> build_configs(const std::vector<std::string>& backends,
                                      const std::vector<int>& threads,
                                      const std::function<void(const std::string&)>& skipped);
 
-// Whether `backend` is distributed (it has a `ranks` parameter).
+// Whether `backend` is distributed (BackendInfo::distributed; an external
+// engine is not).
 bool has_ranks(const std::string& backend);
 
-// The ranks a configuration runs (1 unless distributed): the lab's base
-// parameters, then the configuration's own.
+// The backend configuration one search of `c` runs with: `base` (the lab's),
+// then c's scheme, threads, parameters and ranks.
+BackendConfig backend_config(const BackendConfig& base, const LabConfig& c);
+
+// The ranks a configuration runs (1 unless distributed): its own, else the
+// lab's base parameters'.
 int ranks_of(const LabSettings& s, const LabConfig& c);
 
-// Each configuration of a distributed backend (one with a `ranks`
-// parameter) once per rank count, with the parameter ranks=R; the others as
-// they are. Throws std::invalid_argument when no configuration has ranks.
+// Each configuration of a distributed backend once per rank count (its
+// `ranks` set); the others as they are. Throws std::invalid_argument when no
+// configuration is distributed.
 std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vector<int>& ranks);
 
 // Throws std::invalid_argument (one line) for a configuration the simulated

@@ -93,10 +93,7 @@ std::vector<SolveRun> run_solve(const SolveSettings& s, const std::vector<SolveE
         // As the lab interleaves (lab/timing/runner.h): A B C, then C B A.
         const std::size_t ci = p % 2 == 0 ? k : s.configs.size() - 1 - k;
         const LabConfig& c = s.configs[ci];
-        BackendConfig bc = s.base;
-        bc.hash = c.hash;
-        bc.threads = c.threads;
-        for (const std::string& param : c.params) set_param(bc, param);
+        const BackendConfig bc = backend_config(s.base, c);
         std::unique_ptr<Backend> backend = make_backend(c.backend, bc);
         const Clock::time_point t0 = Clock::now();
         Recorder recorder(t0);

@@ -180,17 +180,23 @@ class ClusterBackend final : public BackendBase<typename Mode<Table>::Tt> {
   std::unique_ptr<R> root_;
 };
 
-// A rank other than 0 serving a backend of mode `Mode` over MPI.
-template <template <class> class Mode>
+// A rank other than 0 serving a backend of mode `Mode` over MPI, compiled
+// for the tables the backend runs on (Tables, parallel/backend_factory.h)
+// and the build compiles in, as rank 0's make_on is.
+template <template <class> class Mode, class Tables>
 bool serve_cluster(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
   validate_config(c);
-  return visit_scheme(c.hash, [&](auto tag) {
+  return visit_scheme(c.hash, [&](auto tag) -> bool {
     using Table = typename decltype(tag)::type;
-    typename Mode<Table>::Tt table;
-    configure_table(table, c, c.threads + 1);
-    Rank<Table, Mode> rank(c, wire, table);
-    rank.adopt_early(std::move(early));
-    return rank.serve();
+    if constexpr (kBuiltForBackends<Table> && Tables::template kRuns<Table>) {
+      typename Mode<Table>::Tt table;
+      configure_table(table, c, c.threads + 1);
+      Rank<Table, Mode> rank(c, wire, table);
+      rank.adopt_early(std::move(early));
+      return rank.serve();
+    } else {
+      throw std::invalid_argument(refused_scheme_message(c.hash));
+    }
   });
 }
 

@@ -485,17 +485,19 @@ using MpiAbdadaBackend = dist::ClusterBackend<Table, AbdadaMode>;
 }  // namespace
 
 bool dist::serve_mpi_abdada(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
-  return serve_cluster<AbdadaMode>(c, wire, std::move(early));
+  return serve_cluster<AbdadaMode, SearcherCountTables>(c, wire, std::move(early));
 }
 
 // The registry's entry (parallel/registry.cpp): the schemes abdada takes.
 extern const BackendInfo kMpiAbdadaBackend = {
-    "mpi-abdada",
-    "ABDADA across ranks: deep entries and their searcher counts live at a home rank, "
+    .name = "mpi-abdada",
+    .summary = "ABDADA across ranks: deep entries and their searcher counts live at a home rank, "
     "claimed by round trips",
-    "xor", Sharing::Marks, counts_searchers_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<MpiAbdadaBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .default_hash = "xor",
+    .sharing = Sharing::Marks,
+    .supports = runs_on<SearcherCountTables>,
+    .make = make_on<MpiAbdadaBackend, SearcherCountTables>,
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = [] {
         std::vector<ParamSpec> v = dist::cluster_params();
         v.insert(v.begin() + 1,
@@ -520,10 +522,13 @@ extern const BackendInfo kMpiAbdadaBackend = {
       }();
       return kParams;
     },
-    /*serial_at_one_thread=*/false,
-    /*in_default_lab=*/false,
+    .serial_at_one_thread = false,
+    .in_default_lab = false,
     // On the loop wire: every rank's threads and its wire thread are logical
     // threads, messages due in virtual time (parallel/distributed/loop.cpp).
-    /*simulable=*/true};
+    .simulable = true,
+    .distributed = true,
+    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}, {"entries_received", 50}, {"remote_probes", 100}}}
+};
 
 }  // namespace xq

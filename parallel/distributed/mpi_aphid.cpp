@@ -388,18 +388,20 @@ using MpiAphidBackend = dist::ClusterBackend<Table, AphidMode>;
 }  // namespace
 
 bool dist::serve_mpi_aphid(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
-  return serve_cluster<AphidMode>(c, wire, std::move(early));
+  return serve_cluster<AphidMode, EveryTable>(c, wire, std::move(early));
 }
 
 // The registry's entry (parallel/registry.cpp): every scheme; perthread,
 // each searcher its own table, by default.
 extern const BackendInfo kMpiAphidBackend = {
-    "mpi-aphid",
-    "APHID across ranks: rank 0's master passes over the top plies on the leaf results the "
+    .name = "mpi-aphid",
+    .summary = "APHID across ranks: rank 0's master passes over the top plies on the leaf results the "
     "other ranks' searchers send it",
-    "perthread", Sharing::Leaves, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<MpiAphidBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .default_hash = "perthread",
+    .sharing = Sharing::Leaves,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<MpiAphidBackend, EveryTable>,
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = [] {
         std::vector<ParamSpec> v = dist::cluster_params();
         const std::vector<ParamSpec> own = aphid::master_params();
@@ -413,10 +415,13 @@ extern const BackendInfo kMpiAphidBackend = {
       return kParams;
     },
     // At one thread per rank it still runs `ranks` threads.
-    /*serial_at_one_thread=*/false,
-    /*in_default_lab=*/false,
+    .serial_at_one_thread = false,
+    .in_default_lab = false,
     // Its searchers sleep on condition variables, which the simulated
     // machine does not schedule.
-    /*simulable=*/false};
+    .simulable = false,
+    .distributed = true,
+    .expect = {.reach = {{"leaf_searches", 50}, {"master_passes", 50}}}
+};
 
 }  // namespace xq

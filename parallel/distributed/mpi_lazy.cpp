@@ -144,23 +144,25 @@ using MpiLazyBackend = dist::ClusterBackend<Table, LazyMode>;
 }  // namespace
 
 bool dist::serve_mpi_lazy(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
-  return serve_cluster<LazyMode>(c, wire, std::move(early));
+  return serve_cluster<LazyMode, EveryTable>(c, wire, std::move(early));
 }
 
 // The registry's entry (parallel/registry.cpp): every scheme.
 extern const BackendInfo kMpiLazyBackend = {
-    "mpi-lazy",
-    "Lazy SMP across ranks with their own tables, deep entries shipped between them",
-    "xor", Sharing::Table, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<MpiLazyBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .name = "mpi-lazy",
+    .summary = "Lazy SMP across ranks with their own tables, deep entries shipped between them",
+    .default_hash = "xor",
+    .sharing = Sharing::Table,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<MpiLazyBackend, EveryTable>,
+    // The defaults (2026-11-30, docs/RESULTS.md issue 26): 2 ranks x 1
+    // thread over MPI against lazysmp at 2 threads, depth 10: sharing
+    // from depth 2, 256 a box, searched 5-13 % fewer nodes than the
+    // earlier 4 and 16 (Stockfish's cluster keeps 16 a thread); time to
+    // depth 0.95 / 0.90 of lazysmp's on data/middlegames.csv /
+    // data/fresh_middlegames.csv, against 0.83 / 0.84.
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = [] {
-        // The defaults (2026-11-30, docs/RESULTS.md issue 26): 2 ranks x 1
-        // thread over MPI against lazysmp at 2 threads, depth 10: sharing
-        // from depth 2, 256 a box, searched 5-13 % fewer nodes than the
-        // earlier 4 and 16 (Stockfish's cluster keeps 16 a thread); time to
-        // depth 0.95 / 0.90 of lazysmp's on data/middlegames.csv /
-        // data/fresh_middlegames.csv, against 0.83 / 0.84.
         std::vector<ParamSpec> v = dist::cluster_params();
         const std::vector<ParamSpec> own = {
             {"share_depth", "least depth of a table store shipped to the other ranks (0: none)", 0,
@@ -176,11 +178,14 @@ extern const BackendInfo kMpiLazyBackend = {
       return kParams;
     },
     // At one thread per rank it still runs `ranks` threads.
-    /*serial_at_one_thread=*/false,
+    .serial_at_one_thread = false,
     // Run when named: the distributed comparison is its own question.
-    /*in_default_lab=*/false,
+    .in_default_lab = false,
     // On the loop wire: every rank's threads and its wire thread are logical
     // threads, messages due in virtual time (parallel/distributed/loop.cpp).
-    /*simulable=*/true};
+    .simulable = true,
+    .distributed = true,
+    .expect = {.reach = {{"entries_received", 100}}}
+};
 
 }  // namespace xq

@@ -167,12 +167,14 @@ class AbdadaBackend final : public BackendBase<Table> {
 // The registry's entry (parallel/registry.cpp): every scheme that holds a
 // searcher count shared by all threads, so not perthread.
 extern const BackendInfo kAbdadaBackend = {
-    "abdada",
-    "ABDADA (Weill): every thread searches from the root; busy marks in the shared table "
+    .name = "abdada",
+    .summary = "ABDADA (Weill): every thread searches from the root; busy marks in the shared table "
     "defer younger brothers",
-    "xor", Sharing::Marks, counts_searchers_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<AbdadaBackend>(config); },
-    [] () -> const std::vector<ParamSpec>& {
+    .default_hash = "xor",
+    .sharing = Sharing::Marks,
+    .supports = runs_on<SearcherCountTables>,
+    .make = make_on<AbdadaBackend, SearcherCountTables>,
+    .params = [] () -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {
           {"abdada_defer_depth",
            "least remaining depth of a node that is marked busy and may be deferred", 1,
@@ -185,6 +187,8 @@ extern const BackendInfo kAbdadaBackend = {
           first_complete_param(),
           root_retest_param()};
       return kParams;
-    }};
+    },
+    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}}}
+};
 
 }  // namespace xq

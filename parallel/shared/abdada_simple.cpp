@@ -185,12 +185,14 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
 // The registry's entry (parallel/registry.cpp): every scheme (the table is
 // only probed and stored, never claimed).
 extern const BackendInfo kAbdadaSimpleBackend = {
-    "abdada-simple",
-    "simplified ABDADA (Kerrigan): shared table, busy-move side table, marked moves deferred",
-    "xor", Sharing::Marks, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<AbdadaSimpleBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
-      // The busy-move side table: Kerrigan's 32768 buckets x 4 ways.
+    .name = "abdada-simple",
+    .summary = "simplified ABDADA (Kerrigan): shared table, busy-move side table, marked moves deferred",
+    .default_hash = "xor",
+    .sharing = Sharing::Marks,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<AbdadaSimpleBackend, EveryTable>,
+    // The busy-move side table: Kerrigan's 32768 buckets x 4 ways.
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {
           {"busy_entries", "buckets of the busy-move side table", 1, std::int64_t{1} << 22, {},
            32768},
@@ -202,6 +204,7 @@ extern const BackendInfo kAbdadaSimpleBackend = {
           first_complete_param(),
           root_retest_param()};
       return kParams;
-    }};
+    }
+};
 
 }  // namespace xq

@@ -126,15 +126,20 @@ class AphidBackend final : public RootBackend<Table, LedgerThread> {
 // The registry's entry (parallel/registry.cpp): every scheme; perthread,
 // the distributed setting APHID was designed for, by default.
 extern const BackendInfo kAphidBackend = {
-    "aphid",
-    "APHID (Brockington & Schaeffer 1996): a master passes over the top plies again and again "
+    .name = "aphid",
+    .summary = "APHID (Brockington & Schaeffer 1996): a master passes over the top plies again and again "
     "on the searchers' leaf results, which nobody waits for",
-    "perthread", Sharing::Leaves, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<AphidBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .default_hash = "perthread",
+    .sharing = Sharing::Leaves,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<AphidBackend, EveryTable>,
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = aphid::master_params();
       return kParams;
     },
-    false, false};
+    .serial_at_one_thread = false,
+    .in_default_lab = false,
+    .expect = {.reach = {{"leaf_searches", 50}, {"master_passes", 50}}}
+};
 
 }  // namespace xq

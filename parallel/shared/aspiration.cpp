@@ -166,12 +166,14 @@ class AspirationBackend final : public RootBackend<Table, WindowThread> {
 
 // The registry's entry (parallel/registry.cpp): every scheme.
 extern const BackendInfo kAspirationBackend = {
-    "aspiration",
-    "parallel aspiration (Baudet 1978): each thread searches the iteration with one of p "
+    .name = "aspiration",
+    .summary = "parallel aspiration (Baudet 1978): each thread searches the iteration with one of p "
     "disjoint windows; the one holding the value wins",
-    "xor", Sharing::Root, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<AspirationBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .default_hash = "xor",
+    .sharing = Sharing::Root,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<AspirationBackend, EveryTable>,
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {
           {"window_width", "width of each inner window (the outer two are open-ended)", 1,
            10000, {}, 50}};
@@ -179,6 +181,9 @@ extern const BackendInfo kAspirationBackend = {
     },
     // At one thread its one window is the full one at every depth: serial
     // without aspiration windows.
-    false, false};
+    .serial_at_one_thread = false,
+    .in_default_lab = false,
+    .expect = {.reach = {{"wasted_nodes", 1000}}, .reach_parallelism = 1.2}
+};
 
 }  // namespace xq

@@ -180,11 +180,13 @@ class LazySmpBackend final : public RootBackend<Table, LazyThread> {
 
 // The registry's entry (parallel/registry.cpp): every scheme.
 extern const BackendInfo kLazySmpBackend = {
-    "lazysmp",
-    "Lazy SMP: every thread deepens from the root on the shared table (depth skips, window shifts)",
-    "xor", Sharing::Table, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<LazySmpBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .name = "lazysmp",
+    .summary = "Lazy SMP: every thread deepens from the root on the shared table (depth skips, window shifts)",
+    .default_hash = "xor",
+    .sharing = Sharing::Table,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<LazySmpBackend, EveryTable>,
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {
           {"skip_schedule", "depths the helpers skip (Stockfish 7 or 9 schedule)", 0, 2,
            {"none", "sf7", "sf9"}, 2},
@@ -193,6 +195,7 @@ extern const BackendInfo kLazySmpBackend = {
           {"best_thread", "result of a search without depth limit: main thread or a vote", 0, 1,
            {"main", "vote"}, 0}};
       return kParams;
-    }};
+    }
+};
 
 }  // namespace xq

@@ -190,15 +190,18 @@ class LazySmpProcBackend final : public BackendBase<Table> {
 // The registry's entry (parallel/registry.cpp): every scheme whose locks work
 // across processes (not mutex).
 extern const BackendInfo kLazySmpProcBackend = {
-    "lazysmp-proc",
-    "Lazy SMP with its helpers in processes sharing the table in shared memory",
-    "xor", Sharing::Table, process_shared_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<LazySmpProcBackend>(config); },
-    []() -> const std::vector<ParamSpec>& { return kLazySmpBackend.params(); },
-    /*serial_at_one_thread=*/true,
+    .name = "lazysmp-proc",
+    .summary = "Lazy SMP with its helpers in processes sharing the table in shared memory",
+    .default_hash = "xor",
+    .sharing = Sharing::Table,
+    .supports = runs_on<ProcessSharedTables>,
+    .make = make_on<LazySmpProcBackend, ProcessSharedTables>,
+    .params = []() -> const std::vector<ParamSpec>& { return kLazySmpBackend.params(); },
+    .serial_at_one_thread = true,
     // Run when named: the threads-against-processes comparison is its own
     // question, and the default lab takes some nine minutes already.
-    /*in_default_lab=*/false,
-    /*simulable=*/false};
+    .in_default_lab = false,
+    .simulable = false
+};
 
 }  // namespace xq

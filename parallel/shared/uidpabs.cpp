@@ -309,18 +309,23 @@ class UidpabsBackend final : public RootBackend<Table, ShareThread> {
 // The registry's entry (parallel/registry.cpp): every scheme (perthread
 // plays Newborn's separate machines).
 extern const BackendInfo kUidpabsBackend = {
-    "uidpabs",
-    "UIDPABS (Newborn 1988): root moves dealt round-robin, each thread deepens its own share "
+    .name = "uidpabs",
+    .summary = "UIDPABS (Newborn 1988): root moves dealt round-robin, each thread deepens its own share "
     "unsynchronised; the best report wins",
-    "xor", Sharing::Root, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<UidpabsBackend>(config); },
-    []() -> const std::vector<ParamSpec>& {
+    .default_hash = "xor",
+    .sharing = Sharing::Root,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<UidpabsBackend, EveryTable>,
+    .params = []() -> const std::vector<ParamSpec>& {
       static const std::vector<ParamSpec> kParams = {
           {"pawn", "Newborn's P: the half-width of a share's window around the depth-2 value, "
            "and its one downward shift",
            1, 10000, {}, 30}};
       return kParams;
     },
-    false, false};
+    .serial_at_one_thread = false,
+    .in_default_lab = false,
+    .expect = {.reach_parallelism = 1.5}
+};
 
 }  // namespace xq

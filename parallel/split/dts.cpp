@@ -69,11 +69,17 @@ using DtsBackend = split::PoolBackend<dts::Pool, dts::Hooks, Table>;
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kDtsBackend = {
-    "dts",
-    "DTS-style: idle threads pick among all open split points by a policy, gratuitous split "
+    .name = "dts",
+    .summary = "DTS-style: idle threads pick among all open split points by a policy, gratuitous split "
     "points, late join, node-type prediction, helpful master",
-    "xor", Sharing::Splits, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<DtsBackend>(config); },
-    dts::params};
+    .default_hash = "xor",
+    .sharing = Sharing::Splits,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<DtsBackend, EveryTable>,
+    .params = dts::params,
+    .expect = {.reach = {{"splits", 50}, {"joins", 20}, {"aborts", 1}, {"nested_joins", 1}, {"master_joins", 1}},
+               .reach_parallelism = 2.0,
+               .books_split_time = true}
+};
 
 }  // namespace xq

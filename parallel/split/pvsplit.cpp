@@ -316,11 +316,16 @@ const std::vector<ParamSpec>& pvsplit_params() {
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kPvsplitBackend = {
-    "pvsplit",
-    "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers",
-    "perthread", Sharing::Splits,
-    every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<PvSplitBackend>(config); },
-    pvsplit_params};
+    .name = "pvsplit",
+    .summary = "OpenMP PV-splitting (seed thesis 4.2): parallel for over a PV node's younger brothers",
+    .default_hash = "perthread",
+    .sharing = Sharing::Splits,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<PvSplitBackend, EveryTable>,
+    .params = pvsplit_params,
+    .expect = {.reach = {{"splits", 10}, {"joins", 5}, {"aborts", 1}},
+               .reach_parallelism = 2.0,
+               .books_split_time = true}
+};
 
 }  // namespace xq

@@ -21,10 +21,16 @@ const std::vector<ParamSpec>& ybwc_params() {
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kYbwcBackend = {
-    "ybwc", "young brothers wait: split points on a persistent std::thread pool, helpful master",
-    "xor", Sharing::Splits,
-    every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<YbwcBackend>(config); },
-    ybwc_params};
+    .name = "ybwc",
+    .summary = "young brothers wait: split points on a persistent std::thread pool, helpful master",
+    .default_hash = "xor",
+    .sharing = Sharing::Splits,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<YbwcBackend, EveryTable>,
+    .params = ybwc_params,
+    .expect = {.reach = {{"splits", 50}, {"joins", 20}, {"aborts", 1}, {"nested_joins", 1}, {"master_joins", 1}},
+               .reach_parallelism = 2.0,
+               .books_split_time = true}
+};
 
 }  // namespace xq

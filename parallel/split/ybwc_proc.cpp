@@ -134,15 +134,20 @@ class YbwcProcBackend final : public BackendBase<Table> {
 // The registry's entry (parallel/registry.cpp): every scheme whose locks work
 // across processes (not mutex).
 extern const BackendInfo kYbwcProcBackend = {
-    "ybwc-proc",
-    "young brothers wait with its helpers in processes: split points, threads' state and the "
+    .name = "ybwc-proc",
+    .summary = "young brothers wait with its helpers in processes: split points, threads' state and the "
     "table in shared memory",
-    "xor", Sharing::Splits, process_shared_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<YbwcProcBackend>(config); },
-    []() -> const std::vector<ParamSpec>& { return kYbwcBackend.params(); },
-    /*serial_at_one_thread=*/true,
+    .default_hash = "xor",
+    .sharing = Sharing::Splits,
+    .supports = runs_on<ProcessSharedTables>,
+    .make = make_on<YbwcProcBackend, ProcessSharedTables>,
+    .params = []() -> const std::vector<ParamSpec>& { return kYbwcBackend.params(); },
+    .serial_at_one_thread = true,
     // Run when named, as lazysmp-proc: threads against processes is its own question.
-    /*in_default_lab=*/false,
-    /*simulable=*/false};
+    .in_default_lab = false,
+    .simulable = false,
+    .expect = {.reach = {{"splits", 50}, {"joins", 20}, {"aborts", 1}, {"nested_joins", 1}, {"master_joins", 1}},
+               .reach_parallelism = 2.0}
+};
 
 }  // namespace xq

@@ -528,11 +528,16 @@ const std::vector<ParamSpec>& jamboree_params() {
 
 // The registry's entry (parallel/registry.cpp): every scheme, real or test.
 extern const BackendInfo kJamboreeBackend = {
-    "jamboree",
-    "Jamboree (Kuszmaul 1994) on oneTBB: younger brothers tested in parallel as tasks, "
+    .name = "jamboree",
+    .summary = "Jamboree (Kuszmaul 1994) on oneTBB: younger brothers tested in parallel as tasks, "
     "fail-highs re-searched in order",
-    "xor", Sharing::Splits, every_scheme,
-    [](const BackendConfig& config) { return make_for_scheme<JamboreeBackend>(config); },
-    jamboree_params, false};
+    .default_hash = "xor",
+    .sharing = Sharing::Splits,
+    .supports = runs_on<EveryTable>,
+    .make = make_on<JamboreeBackend, EveryTable>,
+    .params = jamboree_params,
+    .serial_at_one_thread = false,
+    .expect = {.reach = {{"splits", 50}, {"aborts", 1}, {"stolen_tasks", 10}, {"researches", 1}}}
+};
 
 }  // namespace xq

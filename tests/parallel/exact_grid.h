@@ -49,6 +49,16 @@ inline std::vector<Position> split_grid_positions(int randoms) {
   return out;
 }
 
+// The backends whose threads book their time in parts that add up to their
+// span (BackendInfo::expect.books_split_time), in registry order; with
+// `simulable`, only those the simulated machine runs.
+inline std::vector<std::string> time_booking_backends(bool simulable) {
+  std::vector<std::string> out;
+  for (const BackendInfo& b : backends())
+    if (b.expect.books_split_time && (!simulable || b.simulable)) out.emplace_back(b.name);
+  return out;
+}
+
 inline std::string exact_values_path() {
   return std::string(XQLAB_TEST_DATA_DIR) + "/exact_values.csv";
 }

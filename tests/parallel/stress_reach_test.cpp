@@ -3,10 +3,12 @@
 // the split machinery must actually run in it: each (backend, scheme) pair
 // searches at min_split_depth (jamboree: task_depth) 2 with 3 threads, in exact mode (values
 // compared with the serial reference) and with everything on (table cutoffs,
-// null move, aspiration), and the summed counters must reach lower bounds on
-// splits, joins, aborts, nested joins (a split point made inside another
-// one) and helpful-master joins. A suite that stopped splitting would fail
-// here, not pass quietly. Sizes are bounded for TSan (XQLAB_STRESS_SCALE
+// null move, aspiration), and the summed counters must reach the lower
+// bounds the backend declares in its own file (BackendInfo::expect: splits,
+// joins, aborts, nested joins, helpful-master joins, busy answers, stolen
+// tasks, leaves, entries received ...). A suite that stopped splitting
+// would fail here, not pass quietly; a new backend states its bounds where
+// it lives and this file does not change. Sizes are bounded for TSan (XQLAB_STRESS_SCALE
 // multiplies them).
 #include <gtest/gtest.h>
 
@@ -22,6 +24,7 @@
 #include "board/movegen.h"
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "tests/parallel/axes.h"
 #include "tests/support/positions.h"
 #include "tests/support/sanitizers.h"
 
@@ -47,123 +50,51 @@ std::vector<Position> reach_positions(int randoms) {
   return out;
 }
 
-// Lower bounds on what a backend's searches must have exercised, summed
-// over a suite. A backend added to the registry needs its line here.
-struct Reach {
-  std::uint64_t splits, joins, aborts, nested_joins, master_joins;
-  // Shared-table backends: threads meeting on busy marks, and moves searched
-  // in the second pass after such a meeting deferred them.
-  std::uint64_t busy_answers, deferred_searches;
-  // Task backends: tasks another thread ran, and younger brothers whose
-  // null-window test failed high and were re-searched.
-  std::uint64_t stolen_tasks = 0, researches = 0;
-  // Root backends: nodes of the windows that lost (aspiration). Every
-  // backend that reports a critical path: the least parallelism W / C
-  // (nodes over the critical path) it must show.
-  std::uint64_t wasted_nodes = 0;
-  double parallelism = 0;
-  // APHID: leaves searched, and the master's passes over its top tree.
-  std::uint64_t leaf_searches = 0, master_passes = 0;
-  // Distributed backends: table entries that reached another rank, and
-  // claims that made a round trip to a node's home rank.
-  std::uint64_t entries_received = 0, remote_probes = 0;
-};
-const Reach& expected_reach(const std::string& backend) {
-  static const std::map<std::string, Reach> kReach = {
-      // PV splitting has no nested regions and no waiting owner by design;
-      // its critical path runs through each region's longest move (W/C some
-      // 5.6-5.9 here at 2 threads, 2026-11-27).
-      {"pvsplit", {10, 5, 1, 0, 0, 0, 0, 0, 0, 0, 2.0}},
-      // Split points on a critical path of their longest move: W/C well
-      // above 1 (some 7.5-9 here at 2 threads, 2026-11-26).
-      {"ybwc", {50, 20, 1, 1, 1, 0, 0, 0, 0, 0, 2.0}},
-      {"dts", {50, 20, 1, 1, 1, 0, 0, 0, 0, 0, 2.0}},
-      // ybwc's pool with its helpers in processes (joins some 470-540 here
-      // at 2 threads, W/C 8.4-9.6, 2026-11-27).
-      {"ybwc-proc", {50, 20, 1, 1, 1, 0, 0, 0, 0, 0, 2.0}},
-      // ABDADA never splits; its threads meet on the table's busy marks.
-      {"abdada", {0, 0, 0, 0, 0, 10, 5}},
-      // Jamboree has no split points to join: its threads steal tasks.
-      {"jamboree", {50, 0, 1, 0, 0, 0, 0, 10, 1}},
-      // Parallel aspiration: every iteration has p - 1 losing windows.
-      {"aspiration", {0, 0, 0, 0, 0, 0, 0, 0, 0, 1000, 1.2}},
-      // UIDPABS: shares on every thread (its full-window restart depends on
-      // the positions, not the schedule: root_backends_test.cpp asserts it).
-      {"uidpabs", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1.5}},
-      // APHID: nothing splits; the top tree's leaves are searched (half of
-      // them by the helpers, to whom they are dealt) and passed over again
-      // as results come in (each search from depth 4 on: several passes).
-      {"aphid", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 50, 50}},
-      // Lazy SMP across ranks: the ranks' deep stores reach each other
-      // (some thousands per suite here at 2 ranks x 3 threads, 2026-11-27).
-      {"mpi-lazy", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100}},
-      // ABDADA across ranks: deep nodes claimed at their home by round trips,
-      // deferrals on those claims and the ranks' own, deep stores sent home
-      // (some 1,300-1,700 busy answers, 240 stores per suite here at 2 ranks
-      // x 3 threads, 2026-11-27).
-      {"mpi-abdada", {0, 0, 0, 0, 0, 10, 5, 0, 0, 0, 0, 0, 0, 50, 100}},
-      // APHID across ranks: as aphid, its leaves dealt to every rank's
-      // searchers by message.
-      {"mpi-aphid", {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 50, 50}},
-  };
-  const auto it = kReach.find(backend);
-  if (it == kReach.end()) {
-    ADD_FAILURE() << "no reach bounds for backend '" << backend << "': add them here";
-    static const Reach kNone{};
-    return kNone;
-  }
-  return it->second;
-}
-
 // W / C, where the backend reports a critical path (0 otherwise).
 double parallelism(const SearchStats& s) {
   return s.critical_path ? double(s.nodes) / double(s.critical_path) : 0.0;
 }
 
+// A counter of `s` by its name (for_each_counter), as a whole number.
+std::uint64_t counter(const SearchStats& s, std::string_view name) {
+  std::uint64_t value = 0;
+  bool found = false;
+  for_each_counter(s, [&](std::string_view n, const auto& c) {
+    if (n == name) {
+      value = std::uint64_t(c.load());
+      found = true;
+    }
+  });
+  EXPECT_TRUE(found) << "a reach floor names '" << name << "', which SearchStats has not";
+  return value;
+}
+
+// The lower bounds each backend declares (BackendInfo::expect, in its own
+// file): what its searches must have exercised, summed over the suite.
+const BackendExpectations& expected(const std::string& backend) {
+  return find_backend(backend).expect;
+}
+
 void expect_reach(const std::string& backend, const std::string& scheme, const SearchStats& s) {
-  const Reach& r = expected_reach(backend);
+  const BackendExpectations& e = expected(backend);
   const std::string pair = backend + "/" + scheme;
-  std::printf("[ reach    ] %-20s splits %" PRIu64 " joins %" PRIu64 " aborts %" PRIu64
-              " nested %" PRIu64 " master %" PRIu64 " busy %" PRIu64 " deferred %" PRIu64
-              " stolen %" PRIu64 " re-searched %" PRIu64 " wasted %" PRIu64 " W/C %.2f"
-              " leaves %" PRIu64 " passes %" PRIu64 " received %" PRIu64 " remote %" PRIu64 "\n",
-              pair.c_str(), std::uint64_t(s.splits), std::uint64_t(s.joins),
-              std::uint64_t(s.aborts), std::uint64_t(s.nested_joins),
-              std::uint64_t(s.master_joins), std::uint64_t(s.busy_answers),
-              std::uint64_t(s.deferred_searches), std::uint64_t(s.stolen_tasks),
-              std::uint64_t(s.researches), std::uint64_t(s.wasted_nodes), parallelism(s),
-              std::uint64_t(s.leaf_searches), std::uint64_t(s.master_passes),
-              std::uint64_t(s.entries_received), std::uint64_t(s.remote_probes));
-  EXPECT_GE(s.splits, r.splits) << pair;
-  EXPECT_GE(s.joins, r.joins) << pair;
-  EXPECT_GE(s.aborts, r.aborts) << pair;
-  EXPECT_GE(s.nested_joins, r.nested_joins) << pair;
-  EXPECT_GE(s.master_joins, r.master_joins) << pair;
-  EXPECT_GE(s.busy_answers, r.busy_answers) << pair;
-  EXPECT_GE(s.deferred_searches, r.deferred_searches) << pair;
-  EXPECT_GE(s.stolen_tasks, r.stolen_tasks) << pair;
-  EXPECT_GE(s.researches, r.researches) << pair;
-  EXPECT_GE(s.wasted_nodes, r.wasted_nodes) << pair;
-  if (r.parallelism > 0) EXPECT_GE(parallelism(s), r.parallelism) << pair;
-  EXPECT_GE(s.leaf_searches, r.leaf_searches) << pair;
-  EXPECT_GE(s.master_passes, r.master_passes) << pair;
-  EXPECT_GE(s.entries_received, r.entries_received) << pair;
-  EXPECT_GE(s.remote_probes, r.remote_probes) << pair;
+  std::string seen;
+  for (const CounterFloor& f : e.reach)
+    seen += " " + std::string(f.counter) + " " + std::to_string(counter(s, f.counter));
+  std::printf("[ reach    ] %-20s%s W/C %.2f\n", pair.c_str(), seen.c_str(), parallelism(s));
+  for (const CounterFloor& f : e.reach)
+    EXPECT_GE(counter(s, f.counter), f.at_least) << pair << ": " << f.counter;
+  if (e.reach_parallelism > 0) EXPECT_GE(parallelism(s), e.reach_parallelism) << pair;
   EXPECT_EQ(s.msgs_sent, s.msgs_received) << pair;
   EXPECT_EQ(s.bytes_sent, s.bytes_received) << pair;
 }
 
 // Whether every bound holds (expect_reach asserts them one by one).
 bool reached(const std::string& backend, const SearchStats& s) {
-  const Reach& r = expected_reach(backend);
-  return s.splits >= r.splits && s.joins >= r.joins && s.aborts >= r.aborts &&
-         s.nested_joins >= r.nested_joins && s.master_joins >= r.master_joins &&
-         s.busy_answers >= r.busy_answers && s.deferred_searches >= r.deferred_searches &&
-         s.stolen_tasks >= r.stolen_tasks && s.researches >= r.researches &&
-         s.wasted_nodes >= r.wasted_nodes &&
-         (r.parallelism <= 0 || parallelism(s) >= r.parallelism) &&
-         s.leaf_searches >= r.leaf_searches && s.master_passes >= r.master_passes &&
-         s.entries_received >= r.entries_received && s.remote_probes >= r.remote_probes;
+  const BackendExpectations& e = expected(backend);
+  for (const CounterFloor& f : e.reach)
+    if (counter(s, f.counter) < f.at_least) return false;
+  return e.reach_parallelism <= 0 || parallelism(s) >= e.reach_parallelism;
 }
 
 struct Pair {
@@ -171,20 +102,32 @@ struct Pair {
   std::string scheme;
 };
 
-// Backends whose threads never split (they meet only in the table): their
-// reach (deferrals, marks) is asserted by the Stress suites of
-// shared_table_test.cpp.
-bool shares_table_only(std::string_view backend) {
-  return backend == "abdada-simple" || backend == "lazysmp" || backend == "lazysmp-proc";
-}
-
-// The parallel backends: the serial backend runs one thread, so it can
-// neither split nor race (its table cutoffs are covered by the unit tests).
-std::vector<std::string> parallel_backends() {
+// The backends that declare reach bounds: every parallel backend but those
+// whose threads meet in the table alone (their reach, deferrals and marks,
+// is asserted by the Stress suites of shared_table_test.cpp); the serial
+// backend runs one thread, so it can neither split nor race.
+std::vector<std::string> reach_backends() {
   std::vector<std::string> out;
   for (const BackendInfo& b : backends())
-    if (b.name != "serial" && !shares_table_only(b.name)) out.emplace_back(b.name);
+    if (!b.expect.reach.empty() || b.expect.reach_parallelism > 0) out.emplace_back(b.name);
   return out;
+}
+
+TEST(ReachDeclarations, EveryBackendThatSplitsMarksOrSharesDeclaresBounds) {
+  int declared = 0;
+  for (const BackendInfo& b : backends()) {
+    const bool bounds = !b.expect.reach.empty() || b.expect.reach_parallelism > 0;
+    // A backend whose threads split, share the root or search leaves has a
+    // counter that shows it: it must say how far it must reach. (Of the
+    // backends that meet on busy marks, abdada-simple's marks live in a side
+    // table whose reach the shared-table suites assert.)
+    if (b.sharing == Sharing::Splits || b.sharing == Sharing::Root ||
+        b.sharing == Sharing::Leaves) {
+      EXPECT_TRUE(bounds) << b.name << " declares no reach bounds (BackendInfo::expect)";
+    }
+    declared += bounds;
+  }
+  EXPECT_GE(declared, 10);
 }
 
 std::unique_ptr<Backend> build(const Pair& p) {
@@ -263,18 +206,17 @@ SearchStats full_part(const Pair& pair, Backend& b) {
   return sum;
 }
 
-// One test per backend, over every scheme it supports, so the serial
-// reference is computed once per process (ctest runs each test in its own).
-// The reach bounds hold per pair for the two parts together: which part
-// reaches a helpful-master join on a given run depends on the scheduler.
-class StressReach : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
+// One test per backend, over its axis schemes (tests/parallel/axes.h: its
+// default; every scheme for the reference backend that splits) -- with
+// `full`, over every scheme it runs on -- so the serial reference is
+// computed once per process (ctest runs each test in its own). The reach
+// bounds hold per pair for the two parts together: which part reaches a
+// helpful-master join on a given run depends on the scheduler.
+void expect_every_pair_reaches(const std::string& backend, bool full) {
   int pairs = 0;
-  for (std::string_view scheme : kSchemeNames) {
-    if (!find_backend(GetParam()).supports(scheme) || !test::stress_runs_scheme(GetParam(), scheme))
-      continue;
-    const Pair pair{GetParam(), std::string(scheme)};
+  for (const std::string& scheme : test::axis_schemes(backend, full)) {
+    if (!test::stress_runs_scheme(backend, scheme)) continue;
+    const Pair pair{backend, scheme};
     auto b = build(pair);
     ASSERT_GT(b->config().threads, 1);
     SearchStats sum = full_part(pair, *b);
@@ -295,12 +237,29 @@ TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
   EXPECT_GE(pairs, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(All, StressReach, ::testing::ValuesIn(parallel_backends()),
-                         [](const ::testing::TestParamInfo<std::string>& p) {
-                           std::string name = p.param;  // a test name takes no '-'
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+std::string reach_name(const ::testing::TestParamInfo<std::string>& p) {
+  std::string name = p.param;  // a test name takes no '-'
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+class StressReach : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StressReach, EveryPairExactAndFullAtMinSplitDepth2) {
+  expect_every_pair_reaches(GetParam(), false);
+}
+
+// Every scheme of every backend (label `full`, `.ci/run --full`).
+class FullGridStressReach : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FullGridStressReach, EveryPairExactAndFullAtMinSplitDepth2) {
+  expect_every_pair_reaches(GetParam(), true);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, FullGridStressReach, ::testing::ValuesIn(reach_backends()),
+                         reach_name);
+
+INSTANTIATE_TEST_SUITE_P(All, StressReach, ::testing::ValuesIn(reach_backends()), reach_name);
 
 }  // namespace
 }  // namespace xq
