@@ -9,7 +9,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${XQLAB_RESULTS:-$root/results}"
 # The main job needs the xqlab binary only (and none of the optional programs
 # the tests use).
-XQLAB_DEPS_PROFILE=main XQLAB_BUILD_TARGETS=xqlab "$root/scripts/build.sh" "$root/build" >/dev/null
+# The build prints a progress line every tenth of its steps (and whatever
+# the compiler reports of an error), not its every step.
+echo "xqlab: building build/xqlab (Release, link-time optimisation)" >&2
+XQLAB_DEPS_PROFILE=main XQLAB_BUILD_TARGETS=xqlab "$root/scripts/build.sh" "$root/build" 2>&1 |
+  awk '/^\[[0-9]+\/[0-9]+\]/ {
+         split(substr($1, 2), a, "/"); p = int(100 * a[1] / a[2])
+         if (p >= next_p) { printf "build: %3d %% (%d of %d steps)\n", p, a[1], a[2]; fflush(); next_p = p - p % 10 + 10 }
+         next
+       }
+       / error: |^FAILED: |^CMake Error/ { print; fflush() }' >&2
 xq="$root/build/xqlab"
 mkdir -p "$out"
 "$xq" lab --json-file "$out/lab.json" "$@" >/dev/null

@@ -134,7 +134,7 @@ TEST(CliLabEngine, AnEngineThatDiesEndsTheLabInOneLineAndTheJournalKeepsTheRest)
   EXPECT_NE(kept.find("serial/xor/1t"), std::string::npos) << kept;
 }
 
-TEST(CliLabEngine, FairyStockfishBesideTheBackends) {
+TEST(CliLabEngine, SlowFairyStockfishBesideTheBackends) {
   const std::string fairy = "/usr/games/fairy-stockfish";
   if (::access(fairy.c_str(), X_OK) != 0) GTEST_SKIP() << fairy << " is not installed";
   // Its own depth (depth=10), not xqlab's --depth.

@@ -30,7 +30,7 @@ std::vector<std::string> sim_lab() {
               xq::test::lab_size_args());
 }
 
-TEST(CliSim, SameCommandSameJsonBytesButTheMeta) {
+TEST(CliSim, SlowSameCommandSameJsonBytesButTheMeta) {
   const XqlabRun a = run_xqlab(with(sim_lab(), {"--json"}));
   const XqlabRun b = run_xqlab(with(sim_lab(), {"--json"}));
   ASSERT_EQ(a.status, 0) << a.err;
@@ -76,7 +76,7 @@ TEST(CliSim, TextAndCsvSaySimulated) {
 // rank from --threads) on the simulated machine: the JSON says ranks and
 // processors, the text R x T, the CSV a ranks column; the same command gives
 // the same figures. A lab without a distributed backend refuses --ranks.
-TEST(CliSim, RanksSweepADistributedBackend) {
+TEST(CliSim, SlowRanksSweepADistributedBackend) {
   const std::string csv = temp("ranks.csv");
   const std::vector<std::string> lab =
       with({"lab", "--simulate", "--backends", "mpi-lazy,lazysmp", "--ranks", "1,2,4",

@@ -73,7 +73,7 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
 // open-window re-search (Search::root_child). On middlegame 16, whose
 // best move changes late, that saves nodes; without the re-test nothing is
 // re-tested. In exact mode the re-test keeps the serial value.
-TEST(AbdadaLockstep, RootRetestSavesTheStaleAlphaReSearch) {
+TEST(AbdadaLockstep, SlowRootRetestSavesTheStaleAlphaReSearch) {
   const auto suite = middlegames();
   ASSERT_GE(suite.size(), 16u);
   const Position& pos = suite[15].pos;

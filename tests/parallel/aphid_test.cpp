@@ -211,7 +211,7 @@ std::unique_ptr<Backend> build(int threads, const std::vector<std::pair<std::str
   return make_backend("aphid", c);
 }
 
-TEST(Aphid, ExactValueWithEverySetting) {
+TEST(Aphid, SlowExactValueWithEverySetting) {
   // Two openings and two random middlegames (the contract suite runs the
   // default setting on all of them).
   std::vector<Position> ps = test::contract_positions(2);

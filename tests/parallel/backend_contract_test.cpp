@@ -1,8 +1,10 @@
 // The contract every registered backend keeps, whatever it is: tests are
 // parameterised over backends() and kSchemeNames, so a backend added to the
 // registry later is covered without touching this file.
-//  * exact mode (DESIGN.md §4): with every scheme it supports, at 1..4
-//    threads, the root value equals the serial alpha-beta value, and a
+//  * exact mode (DESIGN.md §4): with its default scheme (and each scheme
+//    with two reference backends; every pair in the FullGrid suite, label
+//    `full`), at 1..4 threads, the root value equals the serial alpha-beta
+//    value, and a
 //    backend running several threads did work in parallel (split, deferred
 //    moves, or searched more nodes than at one thread);
 //  * stop(): a running unlimited search returns (how fast is a benchmark
@@ -26,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +36,7 @@
 #include "board/movegen.h"
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "tests/parallel/axes.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/support/sanitizers.h"
 
@@ -76,6 +80,19 @@ std::vector<Pair> all_pairs() {
   for (const BackendInfo& b : backends())
     for (std::string_view s : kSchemeNames)
       if (b.supports(s)) out.push_back({std::string(b.name), std::string(s)});
+  return out;
+}
+
+// Each axis once (tests/parallel/axes.h): every backend with its default
+// scheme, every scheme with the two reference backends. A new backend adds
+// one pair, a new scheme two. The cross product of every pair is the
+// FullGrid suite (ctest label `full`, `.ci/run --full`).
+std::vector<Pair> axis_pairs() {
+  std::vector<Pair> out;
+  for (const BackendInfo& b : backends())
+    if (!test::reference_backend(b.name)) out.push_back({std::string(b.name), std::string(b.default_hash)});
+  for (std::string_view r : test::kReferenceBackends)
+    for (const std::string& s : test::axis_schemes(r)) out.push_back({std::string(r), s});
   return out;
 }
 
@@ -167,17 +184,47 @@ TEST_P(BackendExact, EqualsSerialAlphaBetaAtDepth4On24Positions) {
   expect_exact(GetParam(), ps, 4, {1, 2, 3, 4});
 }
 
-INSTANTIATE_TEST_SUITE_P(All, BackendExact, ::testing::ValuesIn(all_pairs()), pair_name);
+INSTANTIATE_TEST_SUITE_P(All, BackendExact, ::testing::ValuesIn(axis_pairs()), pair_name);
 
-class StressBackendExact : public ::testing::TestWithParam<std::string> {};
+// The axes cover every backend and every scheme: one pair per backend
+// (its default scheme) plus each scheme with both references.
+TEST(BackendExactAxes, EveryBackendAndEverySchemeOnce) {
+  const std::vector<Pair> pairs = axis_pairs();
+  std::set<std::string> backends_seen, schemes_seen;
+  for (const Pair& p : pairs) {
+    backends_seen.insert(p.backend);
+    schemes_seen.insert(p.scheme);
+  }
+  EXPECT_EQ(backends_seen.size(), backends().size());
+  std::size_t built = 0;
+  for (std::string_view s : kSchemeNames) built += scheme_built(s);
+  EXPECT_EQ(schemes_seen.size(), built);
+  // Additive: backends plus twice the schemes, less the references' own
+  // default (xor, counted once for each).
+  EXPECT_EQ(pairs.size(), backends().size() + 2 * built - 2);
+  EXPECT_LT(pairs.size(), all_pairs().size());
+}
+
+// The full cross product: every backend with every scheme it runs on (label
+// `full`, run by `.ci/run --full`; some 100 pairs).
+class FullGridBackendExact : public ::testing::TestWithParam<Pair> {};
+
+TEST_P(FullGridBackendExact, EqualsSerialAlphaBetaAtDepth4On24Positions) {
+  static const std::vector<Position> ps = backend_grid_positions();
+  ASSERT_EQ(ps.size(), test::kAddressSanitized ? 6u : 24u);
+  expect_exact(GetParam(), ps, 4, {1, 2, 3, 4});
+}
+
+INSTANTIATE_TEST_SUITE_P(All, FullGridBackendExact, ::testing::ValuesIn(all_pairs()), pair_name);
 
 // Bounded for the ThreadSanitizer pass in CI: two openings and two random
 // positions (times XQLAB_STRESS_SCALE) one ply deeper than the unit suite,
 // at 4 threads (min_split_depth 2 at 3 threads is StressReach's part), for
 // the backends that run several threads (serial is the unit suite's).
-// One test per backend over its schemes, so the reference is computed once
-// per process.
-TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
+// One test per backend over its axis schemes (its default; every scheme for
+// a reference backend), so the reference is computed once per process; with
+// `full`, over every scheme it runs on.
+void expect_stress_exact(const std::string& backend, bool full) {
   static const std::vector<Position> ps = [] {
     const int randoms = 2 * stress_scale();
     std::vector<Position> v = contract_positions(randoms);
@@ -185,13 +232,26 @@ TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
     return v;
   }();
   int pairs = 0;
-  for (const Pair& pair : all_pairs()) {
-    if (pair.backend != GetParam() || !test::stress_runs_scheme(pair.backend, pair.scheme)) continue;
-    expect_exact(pair, ps, 5, {4});
+  for (const std::string& scheme : test::axis_schemes(backend, full)) {
+    if (!test::stress_runs_scheme(backend, scheme)) continue;
+    expect_exact({backend, scheme}, ps, 5, {4});
     ++pairs;
   }
   EXPECT_GE(pairs, 1);
 }
+
+class StressBackendExact : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(StressBackendExact, EqualsSerialAlphaBetaAtDepth5) { expect_stress_exact(GetParam(), false); }
+
+class FullGridStressBackendExact : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FullGridStressBackendExact, EqualsSerialAlphaBetaAtDepth5) {
+  expect_stress_exact(GetParam(), true);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, FullGridStressBackendExact,
+                         ::testing::ValuesIn(all_backends(false)), backend_name);
 
 INSTANTIATE_TEST_SUITE_P(All, StressBackendExact, ::testing::ValuesIn(all_backends(false)),
                          backend_name);

@@ -83,7 +83,7 @@ TEST(DistSim, ExactAtOneToFourRanksIsTheSerialValue) {
 
 // The same inputs and seed give the same counts, messages and virtual
 // time; another seed moves the threads out of step.
-TEST(DistSim, SameSeedSameSearch) {
+TEST(DistSim, SlowSameSeedSameSearch) {
   const Position p = test::contract_positions(1)[0];
   for (const std::string& name : dist_backends()) {
     const auto run = [&](std::uint64_t seed) {
@@ -106,7 +106,7 @@ TEST(DistSim, SameSeedSameSearch) {
 // threads do: a rank adopts a best another rank found before its next root
 // move (root_adoptions counts them; a lone rank of one thread has nobody's
 // to adopt). Deterministic: the simulated machine with fixed seeds.
-TEST(DistSim, RanksAdoptEachOthersRootBest) {
+TEST(DistSim, SlowRanksAdoptEachOthersRootBest) {
   std::uint64_t adopted = 0, alone = 0;
   int searched = 0;
   for (const Position& p : test::contract_positions(1)) {
@@ -127,7 +127,7 @@ TEST(DistSim, RanksAdoptEachOthersRootBest) {
 // deferred home: on the simulated machine (deterministic, so two runs
 // compare) the same searches make fewer round trips than with
 // home_claims=all, and still make some.
-TEST(DistSim, ExclusiveHomeClaimsMakeFewerRoundTrips) {
+TEST(DistSim, SlowExclusiveHomeClaimsMakeFewerRoundTrips) {
   std::uint64_t trips[2] = {};
   int searched = 0;
   for (const Position& p : test::contract_positions(1))

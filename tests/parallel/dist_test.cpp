@@ -222,7 +222,7 @@ TEST(MpiLazy, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
   EXPECT_GE(compared, 10);
 }
 
-TEST(MpiLazy, EveryShippedEntryReachesEveryOtherRank) {
+TEST(MpiLazy, SlowEveryShippedEntryReachesEveryOtherRank) {
   for (int ranks : {2, 3}) {
     auto b = cluster(ranks, 1);
     const SearchResult r = test::search_start_to(*b, 8);

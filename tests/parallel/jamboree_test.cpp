@@ -77,7 +77,7 @@ TEST(Jamboree, OneThreadRunsTheTasksAndCountsWorkAndCriticalPath) {
 
 // The contract suite runs the defaults (the ordered continuation); the
 // other settings keep the serial value too, in exact mode (DESIGN.md §4).
-TEST(Jamboree, EverySettingKeepsTheSerialValue) {
+TEST(Jamboree, SlowEverySettingKeepsTheSerialValue) {
   const std::vector<Position>& ps = positions();
   const std::vector<Value>& expected = test::serial_values(ps, 4);
   int searched = 0;
@@ -102,7 +102,7 @@ TEST(Jamboree, EverySettingKeepsTheSerialValue) {
 
 // Both steal orders: a thief takes a group's last brother (steal=last) or
 // the next untested one (steal=next).
-TEST(Jamboree, SimulatedTwoThreadsStealReSearchAndCancel) {
+TEST(Jamboree, SlowSimulatedTwoThreadsStealReSearchAndCancel) {
   for (bool next : {false, true}) {
     SCOPED_TRACE(next ? "steal=next" : "steal=last");
     SearchStats sum;

@@ -174,7 +174,7 @@ std::unique_ptr<Backend> abdada_cluster(int ranks, int threads,
 
 using test::expect_balanced;
 
-TEST(MpiAbdada, ExactModeIsTheSerialValueAtOneToFourRanks) {
+TEST(MpiAbdada, SlowExactModeIsTheSerialValueAtOneToFourRanks) {
   std::map<int, std::uint64_t> remote;  // round trips by rank count
   EXPECT_GT(test::expect_exact_at_one_to_four_ranks(
                 [](int ranks, int threads) {
@@ -194,7 +194,7 @@ TEST(MpiAbdada, ExactModeIsTheSerialValueAtOneToFourRanks) {
 // claims), leaks no mark and drains. (That it makes fewer round trips than
 // home_claims=all is checked on the simulated machine, where two runs can
 // be compared: DistSim.ExclusiveHomeClaimsMakeFewerRoundTrips.)
-TEST(MpiAbdada, ExclusiveHomeClaimsKeepExactValues) {
+TEST(MpiAbdada, SlowExclusiveHomeClaimsKeepExactValues) {
   const auto make = [](int ranks, int threads) {
     return test::loop_cluster("mpi-abdada", ranks, threads, "spinlock",
                               {"home_depth=2", "replica_depth=1", "home_claims=exclusive"});
@@ -207,7 +207,7 @@ TEST(MpiAbdada, ExclusiveHomeClaimsKeepExactValues) {
   expect_balanced(r.stats, "home_claims=exclusive");
 }
 
-TEST(MpiAbdada, OneRankOfOneThreadIsTheSerialSearchNodeForNode) {
+TEST(MpiAbdada, SlowOneRankOfOneThreadIsTheSerialSearchNodeForNode) {
   BackendConfig c;
   c.hash_mib = 4;
   set_param(c, "ranks=1");

@@ -26,7 +26,7 @@ std::unique_ptr<Backend> aphid_cluster(int ranks, int threads, const std::string
 
 // On a shared scheme: per-thread tables are sized by their thread slots, and
 // a rank's table has one more than its threads (its wire thread's).
-TEST(MpiAphid, OneRankOfOneThreadIsAphidNodeForNode) {
+TEST(MpiAphid, SlowOneRankOfOneThreadIsAphidNodeForNode) {
   BackendConfig c;
   c.hash = "xor";
   c.hash_mib = 4;
@@ -53,7 +53,7 @@ TEST(MpiAphid, OneRankOfOneThreadIsAphidNodeForNode) {
 
 // (At two threads per rank the other ranks' searchers hold two leaves
 // each: aphid_queue=2.)
-TEST(MpiAphid, ExactModeIsTheSerialValueAtOneToFourRanks) {
+TEST(MpiAphid, SlowExactModeIsTheSerialValueAtOneToFourRanks) {
   std::map<int, std::uint64_t> remote_nodes;  // nodes of ranks other than 0, by rank count
   EXPECT_GT(test::expect_exact_at_one_to_four_ranks(
                 [](int ranks, int threads) {
@@ -74,7 +74,7 @@ TEST(MpiAphid, ExactModeIsTheSerialValueAtOneToFourRanks) {
 // searches only the top tree and the shallow iterations: every leaf search
 // runs on another rank and reaches rank 0 by message. Each searcher holding
 // one leaf at a time, or three (a queue: the next leaves sent ahead).
-TEST(MpiAphid, LeavesAreSearchedOnTheOtherRanks) {
+TEST(MpiAphid, SlowLeavesAreSearchedOnTheOtherRanks) {
   for (const int queue : {1, 3})
   for (const bool dedicated : {false, true}) {
     auto b = aphid_cluster(3, 1, "perthread",

@@ -1,5 +1,6 @@
 // pvsplit and ybwc against the serial backend: in exact mode (DESIGN.md §4)
-// every scheme at 1..4 threads must return the serial alpha-beta value. Low
+// each with its default scheme (every scheme: the FullGrid suite, label
+// `full`) at 1..4 threads must return the serial alpha-beta value. Low
 // split depths make the split machinery (joins, nested split points, aborts)
 // run thousands of times per search. Plus stop and many short searches.
 #include <gtest/gtest.h>
@@ -87,21 +88,45 @@ TEST_P(ParallelExact, SlowEqualsSerialAtDepth5) {
   check_exact(GetParam(), ps, exact(5), test::serial_values(ps, 5), 3);
 }
 
-std::vector<Case> all_cases() {
+// The two split backends at 1..4 threads, each with its default scheme
+// (the other schemes run under the contract suite's reference backends,
+// tests/parallel/backend_contract_test.cpp) or, for the full grid, with
+// every scheme it runs on.
+std::vector<Case> cases(bool every_scheme) {
   std::vector<Case> v;
-  for (const char* b : {"pvsplit", "ybwc"})
-    for (std::string_view s : kSchemeNames)
-      for (int t = 1; t <= 4; ++t) v.push_back({b, std::string(s), t});
+  for (const char* b : {"pvsplit", "ybwc"}) {
+    std::vector<std::string> schemes = {std::string(find_backend(b).default_hash)};
+    if (every_scheme) schemes.assign(kSchemeNames.begin(), kSchemeNames.end());
+    for (const std::string& s : schemes)
+      if (find_backend(b).supports(s))
+        for (int t = 1; t <= 4; ++t) v.push_back({b, s, t});
+  }
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, ParallelExact, ::testing::ValuesIn(all_cases()),
-                         [](const ::testing::TestParamInfo<Case>& p) {
-                           return p.param.backend + "_" + p.param.scheme + "_" +
-                                  std::to_string(p.param.threads);
-                         });
+std::string case_name(const ::testing::TestParamInfo<Case>& p) {
+  return p.param.backend + "_" + p.param.scheme + "_" + std::to_string(p.param.threads);
+}
 
-TEST(PvsplitYbwc, AlphaBetaAndMtdfEqualSerial) {
+INSTANTIATE_TEST_SUITE_P(All, ParallelExact, ::testing::ValuesIn(cases(false)), case_name);
+
+// Every scheme (label `full`, `.ci/run --full`).
+class FullGridParallelExact : public ::testing::TestWithParam<Case> {};
+
+TEST_P(FullGridParallelExact, EqualsSerialAtDepth4) {
+  static const std::vector<Position> ps = suite(8);
+  check_exact(GetParam(), ps, exact(4), test::serial_values(ps, 4), 2);
+}
+
+TEST_P(FullGridParallelExact, EqualsSerialAtDepth5) {
+  static const std::vector<Position> ps = suite(24);
+  check_exact(GetParam(), ps, exact(5), test::serial_values(ps, 5), 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, FullGridParallelExact, ::testing::ValuesIn(cases(true)),
+                         case_name);
+
+TEST(PvsplitYbwc, SlowAlphaBetaAndMtdfEqualSerial) {
   const auto ps = suite(4);
   for (Algorithm a : {Algorithm::AlphaBeta, Algorithm::Mtdf}) {
     const SearchOptions o = exact(4, a);
@@ -163,7 +188,7 @@ TEST(PvsplitYbwc, ManyShortSearches) {
 // splits and C is every node; at two, C is the nodes outside split points'
 // (regions') moves plus each one's longest move, so 0 < C < W once anything
 // split.
-TEST(SplitPool, WorkAndCriticalPath) {
+TEST(SplitPool, SlowWorkAndCriticalPath) {
   int searched = 0;
   for (const char* name : {"pvsplit", "ybwc", "dts"}) {
     for (int threads : {1, 2}) {

@@ -41,7 +41,7 @@ struct Policy {
 const Policy kPolicies[] = {
     {"ybwc", "eldest_first", 0}, {"dts", "eldest_first", 0}, {"jamboree", "spawn", 1}};
 
-TEST(SplitFirst, EveryPolicyKeepsTheSerialValue) {
+TEST(SplitFirst, SlowEveryPolicyKeepsTheSerialValue) {
   const std::vector<Position>& ps = split_first_positions();
   const std::vector<Value>& expected = test::serial_values(ps, 4);
   int searched = 0;
