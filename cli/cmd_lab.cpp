@@ -38,10 +38,13 @@ namespace xq::cli {
 namespace {
 
 // Depth 8 with 3 runs: about 21 s of serial search per pass over the
-// 16-position opening suite on the (shared, loaded) 2-core lab machine, so the
-// default comparison (serial + two backends at 1 and 2 threads) stays under
-// ten minutes; measured in docs/journal/2026-11-22.md (lab runner), the current
-// running time of the default lab is in docs/RESULTS.md. Depth 9 would take ~3x that.
+// 16-position opening suite on the (shared, loaded) 2-core lab machine
+// (docs/journal/2026-11-22.md, lab runner). The default comparison runs the
+// serial reference and one representative backend per way of sharing work
+// (BackendInfo::in_default_lab), at 1 and 2 threads, so that its time grows
+// with the kinds of parallelism, not with the backends (`--backends all`:
+// every one); its running time is in docs/RESULTS.md. Depth 9 would take
+// ~3x that.
 constexpr Depth kDefaultLabDepth = 8;
 constexpr int kDefaultRuns = 3;
 
@@ -220,10 +223,11 @@ int run(const LabArgs& a) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   s.sim = sim_settings(a.sim);
   s.features = profile_features(a.profile);
-  std::vector<std::string> names = a.backends;
-  if (names.empty())
-    for (const BackendInfo& b : backends())
-      if (b.in_default_lab) names.emplace_back(b.name);
+  std::vector<std::string> names;
+  const bool all = std::find(a.backends.begin(), a.backends.end(), "all") != a.backends.end();
+  for (const BackendInfo& b : backends())
+    if (all || (a.backends.empty() && b.in_default_lab)) names.emplace_back(b.name);
+  if (!all) names.insert(names.end(), a.backends.begin(), a.backends.end());
   names.insert(names.end(), a.engines.begin(), a.engines.end());
   s.configs = lab::timing::build_configs(names, a.hash, a.threads, [](const std::string& what) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
@@ -316,11 +320,15 @@ Command add_lab(CLI::App& root) {
                                              "overhead of backends x schemes x threads");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
-  std::string named_only;  // the backends the default list leaves out
+  std::string defaults;  // the default list: serial and one backend per way of sharing work
   for (const BackendInfo& b : backends())
-    if (!b.in_default_lab) named_only += (named_only.empty() ? "" : ", ") + std::string(b.name);
-  add_backends_option(app, "--backends", a->backends,
-                      "backends, comma-separated (default: all but " + named_only + ")");
+    if (b.in_default_lab) defaults += (defaults.empty() ? "" : ",") + std::string(b.name);
+  app->add_option("--backends", a->backends,
+                  "backends, comma-separated, or 'all' for every registered backend (default: " +
+                      defaults + ": the serial reference and one representative per way the "
+                      "threads share work)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({std::string("all")}) | backend_name());
   app->add_option("--engine", a->engines,
                   "an external engine beside the backends, repeatable: uci:COMMAND[,KEY=VALUE...] "
                   "(UCI options; Threads and Hash come from --threads and --hash-mb), e.g. "

@@ -145,9 +145,11 @@ struct BackendInfo {
   // another, so that its 1-thread figures show the task machinery's cost;
   // nor are the root backends', whose windows are their own).
   bool serial_at_one_thread = true;
-  // Whether `xqlab lab` without --backends runs it (the root-level teaching
-  // baselines, aspiration and uidpabs, run when named: the default lab
-  // already takes some fifteen minutes).
+  // Whether `xqlab lab` without --backends runs it: the serial reference
+  // and at most one representative per way of sharing work (Sharing), so
+  // that the default lab -- the main job -- grows with the kinds of
+  // parallelism, not with the backends (`--backends all` runs every one;
+  // tests/parallel/backend_contract_test.cpp holds the rule).
   bool in_default_lab = true;
   // Whether the simulated machine (parallel/sim/) can run it at more than one
   // thread: not when its helpers are processes, which it cannot schedule.

@@ -25,36 +25,26 @@ namespace xq {
 // every real scheme and no test scheme.
 template <class T>
 inline constexpr bool kBuiltForBackends = false;
-#ifndef XQLAB_SCHEMES_LISTED
-template <> inline constexpr bool kBuiltForBackends<PerThreadTable> = true;
-template <> inline constexpr bool kBuiltForBackends<SpinlockTable> = true;
-template <> inline constexpr bool kBuiltForBackends<MutexTable> = true;
-template <> inline constexpr bool kBuiltForBackends<TbbSpinTable> = true;
-template <> inline constexpr bool kBuiltForBackends<XorTable> = true;
-template <> inline constexpr bool kBuiltForBackends<SandwichTable> = true;
-template <> inline constexpr bool kBuiltForBackends<UnprotectedTable> = true;
-#else
-#ifdef XQLAB_SCHEME_PERTHREAD
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_PERTHREAD)
 template <> inline constexpr bool kBuiltForBackends<PerThreadTable> = true;
 #endif
-#ifdef XQLAB_SCHEME_SPINLOCK
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_SPINLOCK)
 template <> inline constexpr bool kBuiltForBackends<SpinlockTable> = true;
 #endif
-#ifdef XQLAB_SCHEME_MUTEX
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_MUTEX)
 template <> inline constexpr bool kBuiltForBackends<MutexTable> = true;
 #endif
-#ifdef XQLAB_SCHEME_TBBSPIN
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_TBBSPIN)
 template <> inline constexpr bool kBuiltForBackends<TbbSpinTable> = true;
 #endif
-#ifdef XQLAB_SCHEME_XOR
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_XOR)
 template <> inline constexpr bool kBuiltForBackends<XorTable> = true;
 #endif
-#ifdef XQLAB_SCHEME_SANDWICH
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_SANDWICH)
 template <> inline constexpr bool kBuiltForBackends<SandwichTable> = true;
 #endif
-#ifdef XQLAB_SCHEME_UNPROTECTED
+#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_UNPROTECTED)
 template <> inline constexpr bool kBuiltForBackends<UnprotectedTable> = true;
-#endif
 #endif
 #ifdef XQLAB_SCHEME_FAULTY
 template <> inline constexpr bool kBuiltForBackends<FaultyTable> = true;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds xqlab and runs the main job: the default lab comparison of every
-# backend on the built-in opening suite (about ten minutes on two cores), a
+# Builds xqlab and runs the main job: the default lab comparison (the serial
+# reference and one representative backend per way of sharing work;
+# `--backends all` for every backend) on the built-in opening suite, a
 # short stress of every hash scheme (interleaved rounds), and the report of both:
 # results/lab.json, results/stress.json, results/report.html. Ends with the
 # page's path and a short summary. Extra arguments go to `xqlab lab`.

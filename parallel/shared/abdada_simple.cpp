@@ -204,7 +204,9 @@ extern const BackendInfo kAbdadaSimpleBackend = {
           first_complete_param(),
           root_retest_param()};
       return kParams;
-    }
+    },
+    // The default lab runs one representative per way of sharing work (`--backends all`: every one).
+    .in_default_lab = false
 };
 
 }  // namespace xq

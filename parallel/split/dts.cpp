@@ -77,6 +77,8 @@ extern const BackendInfo kDtsBackend = {
     .supports = runs_on<EveryTable>,
     .make = make_on<DtsBackend, EveryTable>,
     .params = dts::params,
+    // The default lab runs one representative per way of sharing work (`--backends all`: every one).
+    .in_default_lab = false,
     .expect = {.reach = {{"splits", 50}, {"joins", 20}, {"aborts", 1}, {"nested_joins", 1}, {"master_joins", 1}},
                .reach_parallelism = 2.0,
                .books_split_time = true}

@@ -323,6 +323,8 @@ extern const BackendInfo kPvsplitBackend = {
     .supports = runs_on<EveryTable>,
     .make = make_on<PvSplitBackend, EveryTable>,
     .params = pvsplit_params,
+    // The default lab runs one representative per way of sharing work (`--backends all`: every one).
+    .in_default_lab = false,
     .expect = {.reach = {{"splits", 10}, {"joins", 5}, {"aborts", 1}},
                .reach_parallelism = 2.0,
                .books_split_time = true}

@@ -537,6 +537,8 @@ extern const BackendInfo kJamboreeBackend = {
     .make = make_on<JamboreeBackend, EveryTable>,
     .params = jamboree_params,
     .serial_at_one_thread = false,
+    // The default lab runs ybwc for the backends that split (`--backends all`: every one).
+    .in_default_lab = false,
     .expect = {.reach = {{"splits", 50}, {"aborts", 1}, {"stolen_tasks", 10}, {"researches", 1}}}
 };
 

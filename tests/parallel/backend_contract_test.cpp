@@ -460,6 +460,19 @@ INSTANTIATE_TEST_SUITE_P(All, SerialDeterminism, ::testing::ValuesIn(kSchemeName
 
 // How the threads share the work: one kind per backend, read by the suites
 // that check every backend's parallel work, and the counter each kind names.
+// The default lab (the main job) stays in budget as backends come: at most
+// one representative per way of sharing work, plus the serial reference.
+TEST(BackendSharing, DefaultLabHasOneRepresentativePerKind) {
+  std::map<Sharing, std::vector<std::string>> defaults;
+  for (const BackendInfo& b : backends())
+    if (b.in_default_lab) defaults[b.sharing].emplace_back(b.name);
+  for (const auto& [kind, names] : defaults)
+    EXPECT_EQ(names.size(), 1u) << "more than one default-lab backend shares work the same way: "
+                                << ::testing::PrintToString(names);
+  EXPECT_EQ(defaults[Sharing::None], std::vector<std::string>{"serial"});
+  EXPECT_GE(defaults.size(), 4u);  // serial, and who splits, marks and shares the table
+}
+
 TEST(BackendSharing, OnlySerialIsAloneAndEachKindReadsItsCounter) {
   int backends_seen = 0;
   for (const BackendInfo& b : backends()) {
