@@ -13,12 +13,12 @@
 #                      "unit|slow|stress|mpi" for all that CI runs here
 # XQLAB_TEST_LABELS overrides the labels (a ctest -L regex), e.g. "unit".
 # The tests build in their own directory, build-test, without link-time
-# optimisation (a Release build otherwise: -O3, -march=native); the main job's
-# binary is build/xqlab, with LTO (scripts/lab.sh).
+# optimisation, at -O2 (a Release build otherwise: -march=native); the main
+# job's binary is build/xqlab, with LTO at -O3 (scripts/lab.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir="$root/build-test"
-XQLAB_DEPS_PROFILE=test XQLAB_BUILD_TARGETS="${XQLAB_BUILD_TARGETS:-xqlab_tests}" "$root/scripts/build.sh" "$dir" -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON -DXQLAB_MPI=ON -DXQLAB_TEST_SCHEMES=ON
+XQLAB_DEPS_PROFILE=test XQLAB_BUILD_TARGETS="${XQLAB_BUILD_TARGETS:-xqlab_tests}" "$root/scripts/build.sh" "$dir" -DXQLAB_LTO=OFF -DCMAKE_UNITY_BUILD=ON -DXQLAB_MPI=ON -DXQLAB_TEST_SCHEMES=ON -DXQLAB_OPT=-O2
 labels="${XQLAB_TEST_LABELS:-unit}"
 # As many at a time as there are cores: no test asserts a speed (benchmarks
 # do), and the suites that run more threads than cores were written for a
