@@ -233,7 +233,7 @@ void expect_stress_exact(const std::string& backend, bool full) {
   }();
   int pairs = 0;
   for (const std::string& scheme : test::axis_schemes(backend, full)) {
-    if (!test::stress_runs_scheme(backend, scheme)) continue;
+    if (!test::stress_runs_scheme(backend, scheme, find_backend(backend).default_hash)) continue;
     expect_exact({backend, scheme}, ps, 5, {4});
     ++pairs;
   }
