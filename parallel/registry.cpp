@@ -40,11 +40,9 @@ bool shows_sharing(Sharing sharing, const SearchStats& s) {
   return false;
 }
 
-bool scheme_built(std::string_view scheme) {
-  return is_known_scheme(scheme) && visit_scheme(scheme, [](auto tag) {
-           return kBuiltForBackends<typename decltype(tag)::type>;
-         });
-}
+// Built for some backend: what runs_on answers for a backend that runs on
+// every table.
+bool scheme_built(std::string_view scheme) { return runs_on<EveryTable>(scheme); }
 
 std::string refused_scheme_message(std::string_view scheme) {
   if (scheme_built(scheme))

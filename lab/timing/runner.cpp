@@ -104,7 +104,6 @@ BackendConfig backend_config(const BackendConfig& base, const LabConfig& c) {
 
 int ranks_of(const LabSettings& s, const LabConfig& c) {
   if (!has_ranks(c.backend)) return 1;
-  if (c.ranks > 0) return c.ranks;
   return int(backend_config(s.base, c).param("ranks"));
 }
 
