@@ -40,6 +40,7 @@
 #include "parallel/backend.h"
 #include "parallel/split/dts.h"
 #include "parallel/params.h"
+#include "parallel/split/split_counters.h"
 
 namespace {
 
@@ -115,7 +116,7 @@ void BM_PublishCost(benchmark::State& state) {
   state.counters["nodes_per_split"] = nodes_per_split;
   state.counters["node_ns"] = node_ns;
   state.counters["splits"] = double(r.stats.splits);
-  state.counters["gratuitous"] = double(r.stats.gratuitous_splits);
+  state.counters["gratuitous"] = double(r.stats[dts::gratuitous_splits]);
   state.counters["cost_share"] = split_ns / (nodes_per_split * node_ns);
 }
 BENCHMARK(BM_PublishCost)->ArgName("gratuitous_depth")->Arg(4)->Arg(6)->Arg(8)->Unit(benchmark::kMicrosecond)->UseRealTime();
@@ -178,11 +179,11 @@ void BM_PolicySuite(benchmark::State& state) {
                              sum.copy_seconds;
   state.SetLabel(std::string(dts::kPolicyNames[std::size_t(state.range(0))]));
   state.counters["nodes"] = double(sum.nodes) / n;
-  state.counters["gratuitous"] = double(sum.gratuitous_splits) / n;
-  state.counters["late_joins"] = double(sum.late_joins) / n;
+  state.counters["gratuitous"] = double(sum[dts::gratuitous_splits]) / n;
+  state.counters["late_joins"] = double(sum[dts::late_joins]) / n;
   state.counters["idle_share"] = thread_time > 0 ? sum.idle_seconds / thread_time : 0.0;
-  const double predicted = double(sum.predicted_all + sum.predicted_cut);
-  state.counters["held"] = predicted > 0 ? double(sum.prediction_held) / predicted : 0.0;
+  const double predicted = double(sum[dts::predicted_all] + sum[dts::predicted_cut]);
+  state.counters["held"] = predicted > 0 ? double(sum[dts::prediction_held]) / predicted : 0.0;
 }
 BENCHMARK(BM_PolicySuite)->ArgName("policy")->DenseRange(0, 4)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 

@@ -68,6 +68,10 @@ def load(rep, name):
     return [json.loads(l) for l in open(f"{d}/r{rep}-{name}.jsonl")]
 def gmean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs))
+# A declared counter of one search: under "counters" since 2026-12-02
+# (search/counters.h), at the top level before.
+def ctr(r, name):
+    return r.get("counters", {}).get(name, r.get(name, 0))
 names = ["local", "mpi", "loop", "off"]
 S = {n: [] for n in names}
 N = {n: [] for n in names}
@@ -83,28 +87,28 @@ for rep in range(1, reps + 1):
         N[n].append(gmean([r["nodes"] / s["nodes"] for s, r in zip(serial, runs)]))
         if local == "aphid":
             iters = len(runs) * max(depth - 3, 1)  # APHID iterations: depths 4..depth
-            passes = sum(r["master_passes"] for r in runs)
-            leaves = sum(r["leaf_searches"] for r in runs)
+            passes = sum(ctr(r, "master_passes") for r in runs)
+            leaves = sum(ctr(r, "leaf_searches") for r in runs)
             busy = sum(r["search_seconds"] + r["idle_seconds"] + r["lock_seconds"] + r["copy_seconds"] for r in runs)
             f = aphid.setdefault(n, {k: [] for k in ("passes", "uncertain", "leaves", "again", "idle")})
             f["passes"].append(passes / iters)
-            f["uncertain"].append(sum(r["uncertain_leaves"] for r in runs) / max(passes, 1))
+            f["uncertain"].append(sum(ctr(r, "uncertain_leaves") for r in runs) / max(passes, 1))
             f["leaves"].append(leaves / len(runs))
             f["again"].append(sum(r["researches"] for r in runs) / max(leaves, 1))
             f["idle"].append(sum(r["idle_seconds"] for r in runs) / busy if busy else 0.0)
     mpi = load(rep, "mpi")
     secs = sum(r["seconds"] for r in mpi)
-    rate["msgs"].append(sum(r["msgs_sent"] for r in mpi) / secs)
-    rate["bytes"].append(sum(r["bytes_sent"] for r in mpi) / secs)
+    rate["msgs"].append(sum(ctr(r, "msgs_sent") for r in mpi) / secs)
+    rate["bytes"].append(sum(ctr(r, "bytes_sent") for r in mpi) / secs)
     for r in mpi:
-        assert r["msgs_sent"] == r["msgs_received"] and r["bytes_sent"] == r["bytes_received"], "not drained"
+        assert ctr(r, "msgs_sent") == ctr(r, "msgs_received") and ctr(r, "bytes_sent") == ctr(r, "bytes_received"), "not drained"
     if any("round_trip_us" in r for r in mpi):
         rt = [r["round_trip_us"] for r in mpi if "round_trip_us" in r]
         trips["p50"].append(statistics.median(x["p50"] for x in rt))
         trips["p99"].append(statistics.median(x["p99"] for x in rt))
         # Two threads (one per rank) over the search's wall time.
-        trips["wait"].append(sum(r["remote_wait_seconds"] for r in mpi) / (2 * secs))
-        trips["probes"].append(sum(r["remote_probes"] for r in mpi) / secs)
+        trips["wait"].append(sum(ctr(r, "remote_wait_seconds") for r in mpi) / (2 * secs))
+        trips["probes"].append(sum(ctr(r, "remote_probes") for r in mpi) / secs)
 def show(label, xs, fmt="{:.3f}"):
     print(f"{label}: per rep {[float(fmt.format(x)) for x in xs]} median {fmt.format(statistics.median(xs))} "
           f"[{fmt.format(min(xs))}, {fmt.format(max(xs))}]")

@@ -1,5 +1,6 @@
 #include "cli/lab_print.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -52,89 +53,63 @@ void print_time_shares(const std::vector<lab::timing::LabSummary>& rows) {
   }
 }
 
-// The paired per-run speedups, and for the backends that coordinate through
-// the table, what their busy marks did (lab/timing/summary.h defines both).
-void print_runs_and_marks(const std::vector<lab::timing::LabSummary>& rows) {
-  bool marks = false;
-  for (const lab::timing::LabSummary& r : rows) marks = marks || r.coordinates();
+// The paired per-run speedups (lab/timing/summary.h defines them).
+void print_paired(const std::vector<lab::timing::LabSummary>& rows) {
   std::printf("\npaired S = T(serial) / T of the same run (configurations alternate within a run),"
-              " median [min, max] over runs%s\n",
-              marks ? "; busy-mark counts per run (median over runs): busy answers, deferred"
-                      " moves, deferred moves searched in pass 1, cutoff re-probes, lost"
-                      " releases (count at zero), marks left set at the end"
-                    : "");
-  std::printf("%-13s %-11s %5s %21s", "backend", "hash", "thr", "paired S med [min, max]");
-  if (marks)
-    std::printf(" %10s %10s %10s %10s %8s %8s", "busy", "deferred", "pass-1", "reprobes", "lost",
-                "leaks");
-  std::printf("\n");
+              " median [min, max] over runs\n");
+  std::printf("%-13s %-11s %5s %21s\n", "backend", "hash", "thr", "paired S med [min, max]");
   for (const lab::timing::LabSummary& r : rows) {
     char paired[64] = "-";
     if (!r.run_speedups.empty())
       std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
                     r.paired_max);
-    std::printf("%-13s %-11s %5s %21s", r.config.backend.c_str(), r.config.hash.c_str(),
+    std::printf("%-13s %-11s %5s %21s\n", r.config.backend.c_str(), r.config.hash.c_str(),
                 thr(r).c_str(), paired);
-    if (marks && r.coordinates())
-      std::printf(" %10.0f %10.0f %10.0f %10.0f %8.0f %8.0f", r.busy_answers, r.deferrals,
-                  r.deferred_searches, r.cutoff_reprobes, r.mark_underflows, r.mark_leaks);
-    std::printf("\n");
   }
 }
 
-// APHID's counters: the master's passes over its top tree and the leaves
-// they met still guessed, per search; leaf searches and the share of them
-// that searched a depth again for another window (bad bounds).
-void print_aphid(const std::vector<lab::timing::LabSummary>& rows, int positions) {
-  bool any = false;
-  for (const lab::timing::LabSummary& r : rows) any = any || r.passes();
-  if (!any || positions <= 0) return;
-  std::printf("\nAPHID: per search (median over runs of the sums / positions), master passes,"
-              " uncertain leaves per pass, leaf searches, and the share of them re-searching a"
-              " depth for a new window\n");
-  std::printf("%-13s %-11s %5s %12s %14s %12s %10s\n", "backend", "hash", "thr", "passes",
-              "uncertain/pass", "leaves", "re-search");
-  for (const lab::timing::LabSummary& r : rows)
-    if (r.passes())
-      std::printf("%-13s %-11s %5s %12.1f %14.1f %12.1f %9.1f%%\n", r.config.backend.c_str(),
-                  r.config.hash.c_str(), thr(r).c_str(), r.master_passes / positions,
-                  r.uncertain_leaves / r.master_passes, r.leaf_searches / positions,
-                  r.leaf_searches > 0 ? 100.0 * r.leaf_researches / r.leaf_searches : 0.0);
-}
-
-// The distributed backends' wire: messages and bytes per second (all ranks),
-// messages per million nodes, and the share of the entries offered for
-// shipping that were shipped (the rest were displaced by deeper ones).
-void print_wire(const std::vector<lab::timing::LabSummary>& rows) {
-  bool any = false;
-  for (const lab::timing::LabSummary& r : rows) any = any || r.wire();
-  if (!any) return;
-  std::printf("\nwire (distributed backends): per second of search, all ranks (median over runs"
-              " of the sums over positions)\n");
-  std::printf("%-13s %-11s %5s %10s %12s %12s %9s %12s\n", "backend", "hash", "thr", "msgs/s",
-              "bytes/s", "msgs/Mnode", "shipped", "received");
-  for (const lab::timing::LabSummary& r : rows)
-    if (r.wire())
-      std::printf("%-13s %-11s %5s %10.0f %12.0f %12.1f %8.1f%% %12.0f\n",
-                  r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(),
-                  r.seconds > 0 ? r.msgs_sent / r.seconds : 0.0,
-                  r.seconds > 0 ? r.bytes_sent / r.seconds : 0.0,
-                  r.nodes > 0 ? 1e6 * r.msgs_sent / r.nodes : 0.0,
-                  r.entries_offered > 0 ? 100.0 * r.entries_shipped / r.entries_offered : 0.0,
-                  r.entries_received);
-  bool remote = false;
-  for (const lab::timing::LabSummary& r : rows) remote = remote || r.remote();
-  if (!remote) return;
-  std::printf("\nremote claims (mpi-abdada): round trips to a node's home rank; wait = share of"
-              " the threads' time spent waiting for answers\n");
-  std::printf("%-13s %-11s %5s %12s %10s %10s %10s %8s\n", "backend", "hash", "thr", "trips",
-              "trips/s", "p50 us", "p99 us", "wait");
-  for (const lab::timing::LabSummary& r : rows)
-    if (r.remote())
-      std::printf("%-13s %-11s %5s %12.0f %10.0f %10.0f %10.0f %7.1f%%\n",
-                  r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(),
-                  r.remote_probes, r.seconds > 0 ? r.remote_probes / r.seconds : 0.0,
-                  r.round_trip_p50_us, r.round_trip_p99_us, 100.0 * r.remote_wait_share());
+// The declared counters (search/counters.h), one table per group: the rows
+// that show the group, a column per counter as its Show says (the median
+// over runs of the sum over positions, then per search, per second, over
+// another counter, as a share of the threads' time, or the serial nodes
+// over it), and a legend of what each counts.
+void print_counters(const std::vector<lab::timing::LabSummary>& rows) {
+  namespace common = lab::common;
+  std::vector<std::vector<common::CounterFigure>> all;
+  for (const lab::timing::LabSummary& r : rows) all.push_back(r.counters);
+  for (const std::string& g : common::counter_groups(all)) {
+    const std::vector<common::CounterFigure> head = common::group_columns(all, g);
+    std::printf("\ncounters: %s (sums over positions, median over runs; '-': unknown)\n",
+                g.c_str());
+    std::printf("%-13s %-11s %5s", "backend", "hash", "thr");
+    for (const common::CounterFigure& h : head) {
+      const std::string t = common::counter_heading(h);
+      std::printf(" %*s", int(std::max<std::size_t>(10, t.size())), t.c_str());
+    }
+    std::printf("\n");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const lab::timing::LabSummary& r = rows[i];
+      if (std::none_of(r.counters.begin(), r.counters.end(),
+                       [&](const common::CounterFigure& f) { return f.group == g; }))
+        continue;
+      std::printf("%-13s %-11s %5s", r.config.backend.c_str(), r.config.hash.c_str(),
+                  thr(r).c_str());
+      for (const common::CounterFigure& h : head) {
+        const std::string cell = common::cell_of(r.counters, h.name);
+        std::printf(" %*s", int(std::max<std::size_t>(10, common::counter_heading(h).size())),
+                    cell.empty() ? "-" : cell.c_str());
+      }
+      // The round trips' times beside the group that counts round trips.
+      if (r.has_round_trips() && std::any_of(head.begin(), head.end(), [](const auto& h) {
+            return h.unit == "round trips";
+          }))
+        std::printf("  round trips p50 %.0f us, p99 %.0f us", r.round_trip_p50_us,
+                    r.round_trip_p99_us);
+      std::printf("\n");
+    }
+    for (const common::CounterFigure& h : head)
+      std::printf("  %s: %s\n", h.name.c_str(), h.meaning.c_str());
+  }
 }
 
 // Work W (nodes), critical path C and parallelism W / C for the backends
@@ -146,24 +121,11 @@ void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
   if (!any) return;
   std::printf("\nwork W = nodes of every thread, critical path C = the longest chain of nodes"
               " searched one after another (summed over positions, median over runs)\n");
-  std::printf("%-13s %-11s %5s %12s %12s %8s %9s %10s %8s\n", "backend", "hash", "thr", "W", "C",
-              "W/C", "cutoffs", "abort us", "S bound");
-  for (const lab::timing::LabSummary& r : rows) {
-    if (!r.has_span()) continue;
-    std::printf("%-13s %-11s %5s %12.0f %12.0f %8.1f", r.config.backend.c_str(),
-                r.config.hash.c_str(), thr(r).c_str(), r.nodes, r.critical_path, r.parallelism);
-    if (r.has_abort_latency())
-      std::printf(" %9.0f %10.1f", r.aborts, 1e6 * r.abort_latency_seconds());
-    else
-      std::printf(" %9s %10s", "-", "-");
-    if (r.bound_speedup > 0)
-      std::printf(" %8.3f\n", r.bound_speedup);
-    else
-      std::printf(" %8s\n", "-");
-  }
-  std::printf("abort us: mean time from a cutoff to the end of its cancelled task group's wait"
-              " (backends that time it); S bound: the serial nodes over the least time any"
-              " schedule of the run's PV-split regions could take on its threads (pvsplit)\n");
+  std::printf("%-13s %-11s %5s %12s %12s %8s\n", "backend", "hash", "thr", "W", "C", "W/C");
+  for (const lab::timing::LabSummary& r : rows)
+    if (r.has_span())
+      std::printf("%-13s %-11s %5s %12.0f %12.0f %8.1f\n", r.config.backend.c_str(),
+                  r.config.hash.c_str(), thr(r).c_str(), r.nodes, r.critical_path, r.parallelism);
   if (fits.empty()) return;
   std::printf("Kuszmaul's model T = a W/P + b C, W and C in serial seconds (least squares over"
               " every search; StarTech on a CM-5: a = 1.02, b = 1.5)\n");
@@ -207,10 +169,9 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
         r.spread_max);
   }
   print_time_shares(rows);
-  print_runs_and_marks(rows);
+  print_paired(rows);
   print_work_span(rows, fits);
-  print_aphid(rows, int(positions));
-  print_wire(rows);
+  print_counters(rows);
   const std::string note = lab::timing::oversubscription_note(s);
   if (!note.empty()) std::printf("\n%s\n", note.c_str());
 }

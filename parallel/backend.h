@@ -125,6 +125,15 @@ struct BackendExpectations {
   // that add up to each thread's span (parallel/split/timing.h): the
   // time-accounting suites, real and simulated, check every such backend.
   bool books_split_time = false;
+  // The setting that makes it split a node before the node's eldest
+  // brother is searched (`param` = `value`; its opposite, 1 - value, waits
+  // for the eldest), and the parameter of its least split depth: the
+  // split-first suites (tests/parallel/split_first_test.cpp) run every
+  // backend that names one. Empty param: it has no such policy.
+  struct SplitFirst {
+    std::string_view param, depth_param;
+    std::int64_t value = 0;
+  } split_first = {};
 };
 
 struct BackendInfo {
@@ -159,6 +168,10 @@ struct BackendInfo {
   bool distributed = false;
   // What the suites that iterate the registry expect of it (tests/parallel/).
   BackendExpectations expect = {};
+  // The groups of declared counters (search/counters.h) it counts beyond
+  // the core: the lab writes and shows them per configuration, one table
+  // per group (and any other group a run moved).
+  std::vector<std::string_view> counter_groups = {};
 };
 
 // Whether this build compiled the backends for a scheme's table (CMake

@@ -31,9 +31,9 @@ const std::vector<BackendInfo>& backends() {
 bool shows_sharing(Sharing sharing, const SearchStats& s) {
   switch (sharing) {
     case Sharing::Splits: return s.splits > 0;
-    case Sharing::Marks: return s.busy_answers > 0;
+    case Sharing::Marks: return counter_value(s, "busy_answers") > 0;
     case Sharing::Root: return s.critical_path > 0 && s.critical_path < s.nodes;
-    case Sharing::Leaves: return s.leaf_searches > 0;
+    case Sharing::Leaves: return counter_value(s, "leaf_searches") > 0;
     case Sharing::None:
     case Sharing::Table: return false;
   }

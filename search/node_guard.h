@@ -6,6 +6,7 @@
 
 #include "hashing/entry.h"
 #include "search/worker.h"
+#include "search/coordination.h"
 
 namespace xq {
 
@@ -21,7 +22,7 @@ class NodeGuard {
   ~NodeGuard() {
     if constexpr (Hooks::kTracksNodes) hooks_.on_leave(w_, ply_);
     if constexpr (Hooks::kClaimsNodes)
-      if (tt_.release(key_, slot_, w_.id)) ++w_.stats.mark_underflows;
+      if (tt_.release(key_, slot_, w_.id)) ++w_.stats[coordination::mark_underflows];
   }
   NodeGuard(const NodeGuard&) = delete;
   NodeGuard& operator=(const NodeGuard&) = delete;

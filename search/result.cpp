@@ -5,7 +5,7 @@
 namespace xq {
 
 SearchStats& SearchStats::operator+=(const SearchStats& o) {
-  // Two counters are maxima (the critical path, the selective depth).
+  // Two core counters are maxima (the critical path, the selective depth).
   const std::uint64_t path = std::max(critical_path.load(), o.critical_path.load());
   const std::uint64_t sel = std::max(seldepth.load(), o.seldepth.load());
 #define XQ_ADD(n) n += o.n.load();
@@ -13,7 +13,33 @@ SearchStats& SearchStats::operator+=(const SearchStats& o) {
 #undef XQ_ADD
   critical_path = path;
   seldepth = sel;
+  // The declared ones merge as they declare.
+  for (const DeclaredRef& d : declared_counters()) {
+    const std::size_t k = std::size_t(d.slot);
+    const bool max = d.spec->merge == Merge::Max;
+    if (d.seconds)
+      seconds[k] = max ? std::max(seconds[k].load(), o.seconds[k].load())
+                       : seconds[k].load() + o.seconds[k].load();
+    else
+      counts[k] = max ? std::max(counts[k].load(), o.counts[k].load())
+                      : counts[k].load() + o.counts[k].load();
+  }
   return *this;
+}
+
+double counter_value(const SearchStats& s, std::string_view name) {
+  double v = 0;
+  for_each_counter(s, [&](std::string_view n, const auto& c) {
+    if (n == name) v = double(c.load());
+  });
+  return v;
+}
+
+bool counter_exists(std::string_view name) {
+  bool found = false;
+  const SearchStats none;
+  for_each_counter(none, [&](std::string_view n, const auto&) { found = found || n == name; });
+  return found;
 }
 
 std::optional<int> SearchResult::mate() const {

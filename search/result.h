@@ -8,9 +8,11 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "board/types.h"
+#include "search/counters.h"
 
 namespace xq {
 
@@ -54,7 +56,9 @@ class RelaxedCounter {
 
 // Per-thread search counters. Each Worker's are written by its own thread
 // only, so another thread (a backend summing its helpers, a progress line)
-// may read them while the search runs.
+// may read them while the search runs. These are the counters every search
+// has; a family of backends declares its own (search/counters.h), which
+// live in the `counts` and `seconds` slots and are reached by stats[c].
 struct SearchStats {
   using Counter = RelaxedCounter<std::uint64_t>;
   Counter nodes;             // all nodes, quiescence included
@@ -79,92 +83,50 @@ struct SearchStats {
   Counter pruned_moves;
   Counter static_cutoffs;
   Counter singular_extensions;
-  // Parallel machinery (zero for the serial backend).
-  Counter splits;
-  Counter eldest_splits;     // splits made before the node's eldest brother was searched
-  Counter joins;             // helpers that joined a split point
-  Counter aborts;            // split points stopped by a cutoff
-  RelaxedCounter<double> idle_seconds;  // time helpers spent waiting for work
-  // How deep the split machinery reached (split-point backends).
-  Counter nested_joins;      // joins of a split point made inside another
-  Counter master_joins;      // joins by an owner waiting for its helpers
-  // Where the threads' time went (split-point backends; seconds summed over
-  // threads): searching, waiting on split-point locks, copying positions at
-  // splits and joins; and the nodes searched under split points that a
-  // cutoff aborted (work thrown away).
-  RelaxedCounter<double> search_seconds;
-  RelaxedCounter<double> lock_seconds;
-  RelaxedCounter<double> copy_seconds;
-  // Each thread's span (from the search's start to its end), summed: the
-  // four parts above add up to it (parallel/split/timing.h).
-  RelaxedCounter<double> span_seconds;
-  Counter wasted_nodes;
-  // Shared-table coordination (ABDADA and its simplified form).
-  Counter busy_answers;      // exclusive probes answered "being searched"
-  Counter deferrals;         // moves put aside to the deferred pass
-  Counter deferred_searches; // deferred moves searched in the second pass
-  Counter cutoff_reprobes;   // table re-probes made because a move was deferred
-  Counter root_retests;      // root fail highs re-tested at another thread's raised best
-  Counter root_adoptions;    // root bests taken from another thread (or rank)
-  Counter mark_underflows;   // releases that found a count already at zero
-  Counter mark_leaks;        // busy marks still set when the search ended
-  // DTS-style splitting (dts): split points published while no thread was
-  // idle; joins of a split point published gratuitously or already joined
-  // by another helper; split points whose node was predicted ALL or CUT
-  // (Knuth-Moore) when they closed, and how many of those predictions held
-  // (ALL: no cutoff, CUT: a cutoff).
-  Counter gratuitous_splits;
-  Counter late_joins;
-  Counter predicted_all;
-  Counter predicted_cut;
-  Counter prediction_held;
-  // Task parallelism (jamboree): tasks run, tasks run by another thread
-  // than the one that spawned them, younger brothers re-searched after
-  // their null-window test failed high, the critical path in nodes
-  // (Kuszmaul's C: the longest chain of nodes that had to be searched one
-  // after another; summing keeps the maximum), and the time from a cutoff
-  // to the end of its group's wait (summed over cutoffs: / aborts = the
-  // mean abort latency).
-  Counter tasks;
-  Counter stolen_tasks;
-  Counter researches;
-  Counter critical_path;
-  RelaxedCounter<double> cancel_wait_seconds;
-  // CPU time of helper processes (lazysmp-proc), which the parent's own
-  // getrusage does not count: the lab adds it to the search's CPU time.
-  RelaxedCounter<double> helper_cpu_seconds;
-  // PV-splitting (pvsplit): the least time, in nodes, that any schedule of
-  // the run's regions could take on its threads: the master's nodes outside
-  // regions plus, for each region, the larger of its longest move and its
-  // nodes over the thread count. Serial nodes over it bound the speedup any
-  // PV-splitting schedule could reach on this tree.
-  Counter schedule_bound;
-  // APHID (aphid): passes of the master over its top tree, the leaves those
-  // passes met whose value was still a guess (summed over passes), and leaf
-  // searches by the searchers (a search of a leaf again at a depth already
-  // searched, with another window, counts in `researches` too).
-  Counter master_passes;
-  Counter uncertain_leaves;
-  Counter leaf_searches;
   // The deepest ply a quiescence node reached, plus one (UCI "seldepth");
   // summing keeps the maximum.
   Counter seldepth;
-  // Distributed backends (parallel/distributed/), summed over ranks: message
-  // bodies sent and received over the wire (after a search the sums agree),
-  // table entries deep enough to share that the threads offered, those the
-  // ranks shipped (the rest were displaced by deeper ones before a tick took
-  // them), and those that arrived from other ranks.
-  Counter msgs_sent;
-  Counter bytes_sent;
-  Counter msgs_received;
-  Counter bytes_received;
-  Counter entries_offered;
-  Counter entries_shipped;
-  Counter entries_received;
-  // mpi-abdada: claims of nodes homed at another rank (round trips), and
-  // the seconds the threads waited for their answers.
-  Counter remote_probes;
-  RelaxedCounter<double> remote_wait_seconds;
+  // Parallel work (zero for the serial backend): units of work handed to
+  // another thread (split points, tasks), those made before the node's
+  // eldest brother was searched, helpers that joined one, and those
+  // stopped by a cutoff.
+  Counter splits;
+  Counter eldest_splits;
+  Counter joins;
+  Counter aborts;
+  // Searches of a node or leaf again with another window after the first
+  // failed high (younger brothers, guessed leaves, root windows).
+  Counter researches;
+  // The critical path in nodes (Kuszmaul's C: the longest chain of nodes
+  // that had to be searched one after another, or a root share's busiest
+  // thread); summing keeps the maximum. Nodes over it: the parallelism W/C.
+  Counter critical_path;
+  // Where the threads' time went (backends that account it; seconds summed
+  // over threads): waiting for work, searching, waiting on locks, copying
+  // positions; each thread's span (from the search's start to its end),
+  // which the four parts add up to (parallel/split/timing.h); and the nodes
+  // searched under work that a cutoff aborted (work thrown away).
+  RelaxedCounter<double> idle_seconds;
+  RelaxedCounter<double> search_seconds;
+  RelaxedCounter<double> lock_seconds;
+  RelaxedCounter<double> copy_seconds;
+  RelaxedCounter<double> span_seconds;
+  Counter wasted_nodes;
+  // CPU time of helper processes, which the parent's own getrusage does not
+  // count: the lab adds it to the search's CPU time.
+  RelaxedCounter<double> helper_cpu_seconds;
+  // The declared counters' slots (search/counters.h), by kind.
+  std::array<Counter, kDeclaredCountSlots> counts{};
+  std::array<RelaxedCounter<double>, kDeclaredSecondsSlots> seconds{};
+
+  Counter& operator[](const DeclaredCount& c) { return counts[std::size_t(c.slot())]; }
+  const Counter& operator[](const DeclaredCount& c) const { return counts[std::size_t(c.slot())]; }
+  RelaxedCounter<double>& operator[](const DeclaredSeconds& c) {
+    return seconds[std::size_t(c.slot())];
+  }
+  const RelaxedCounter<double>& operator[](const DeclaredSeconds& c) const {
+    return seconds[std::size_t(c.slot())];
+  }
 
   SearchStats& operator+=(const SearchStats& o);
   double first_move_cutoff_rate() const {
@@ -173,34 +135,40 @@ struct SearchStats {
   }
 };
 
-// Every counter of SearchStats, in declaration order: the one list of them
-// (summing, sending counters between processes).
+// The core counters of SearchStats, in declaration order: the one list of
+// them (summing, the wire, the journal).
 #define XQ_SEARCH_COUNTERS(X) \
   X(nodes) X(qnodes) X(tt_probes) X(tt_hits) X(tt_cutoffs) X(tt_torn) X(bad_tt_moves) \
   X(tt_rejected) X(fail_highs) X(fail_high_first) X(null_tries) X(null_cutoffs) X(reductions) \
-  X(reduction_researches) X(pruned_moves) X(static_cutoffs) X(singular_extensions) X(splits) \
-  X(eldest_splits) X(joins) X(aborts) X(idle_seconds) X(nested_joins) X(master_joins) \
+  X(reduction_researches) X(pruned_moves) X(static_cutoffs) X(singular_extensions) X(seldepth) \
+  X(splits) X(eldest_splits) X(joins) X(aborts) X(researches) X(critical_path) X(idle_seconds) \
   X(search_seconds) X(lock_seconds) X(copy_seconds) X(span_seconds) X(wasted_nodes) \
-  X(busy_answers) X(deferrals) X(deferred_searches) X(cutoff_reprobes) X(root_retests) \
-  X(root_adoptions) \
-  X(mark_underflows) X(mark_leaks) X(gratuitous_splits) X(late_joins) X(predicted_all) \
-  X(predicted_cut) X(prediction_held) X(tasks) X(stolen_tasks) X(researches) X(critical_path) \
-  X(cancel_wait_seconds) X(helper_cpu_seconds) X(schedule_bound) X(master_passes) \
-  X(uncertain_leaves) X(leaf_searches) X(seldepth) X(msgs_sent) X(bytes_sent) X(msgs_received) \
-  X(bytes_received) X(entries_offered) X(entries_shipped) X(entries_received) X(remote_probes) \
-  X(remote_wait_seconds)
+  X(helper_cpu_seconds)
+inline constexpr int kCoreCounters = 31;
+// Every counter is 8 bytes, so a core counter missing from the list shows here.
+static_assert(sizeof(SearchStats) == (kCoreCounters + kDeclaredCountSlots + kDeclaredSecondsSlots) * 8,
+              "XQ_SEARCH_COUNTERS misses a counter");
 
-// Calls f(name, counter) for every counter of `s` (a SearchStats, const or
-// not); a counter is a RelaxedCounter of std::uint64_t or of double.
+// Calls f(name, counter) for every core counter of `s` (a SearchStats,
+// const or not), then for every declared one (search/counters.h) in the
+// registry's order; a counter is a RelaxedCounter of std::uint64_t or of
+// double.
 template <class Stats, class F>
 void for_each_counter(Stats& s, F&& f) {
 #define XQ_VISIT(n) f(#n, s.n);
   XQ_SEARCH_COUNTERS(XQ_VISIT)
 #undef XQ_VISIT
+  for (const DeclaredRef& d : declared_counters()) {
+    if (d.seconds) f(d.spec->name, s.seconds[std::size_t(d.slot)]);
+    else f(d.spec->name, s.counts[std::size_t(d.slot)]);
+  }
 }
-// Every counter is 8 bytes, so a counter missing from the list shows here.
-inline constexpr int kSearchCounters = 62;
-static_assert(sizeof(SearchStats) == kSearchCounters * 8, "XQ_SEARCH_COUNTERS misses a counter");
+// How many counters for_each_counter visits.
+inline int search_counter_count() { return kCoreCounters + int(declared_counters().size()); }
+// The counter of `s` named `name`, as a double (0 when no counter has that name).
+double counter_value(const SearchStats& s, std::string_view name);
+// Whether a counter of that name exists (core or declared).
+bool counter_exists(std::string_view name);
 
 // One rank of a distributed search (parallel/distributed/): its nodes and what it
 // sent and received over the wire, message bodies only.

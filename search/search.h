@@ -35,6 +35,7 @@
 #include "search/split_child.h"
 #include "search/values.h"
 #include "search/worker.h"
+#include "search/coordination.h"
 
 namespace xq {
 
@@ -313,7 +314,7 @@ class Search {
         }
       }
       if constexpr (kDeferral) {
-        if (picker.deferred_stage()) ++w.stats.deferred_searches;
+        if (picker.deferred_stage()) ++w.stats[coordination::deferred_searches];
         if (picker.has_deferred() && !full_width)
           if (const std::optional<Value> cut = reprobe(w, beta, depth, ply)) return *cut;
       }
@@ -469,7 +470,7 @@ class Search {
   bool adopt_root_best(Worker& w, Depth depth, Value alpha_orig, Value beta, Value& alpha,
                        Value& best, Move& best_move) {
     if (!hooks_.adopt_root(w, depth, alpha_orig, beta, best)) return false;
-    ++w.stats.root_adoptions;
+    ++w.stats[coordination::root_adoptions];
     best_move = w.pv[0].moves[0];
     alpha = std::max(alpha, best);
     return true;
@@ -490,7 +491,7 @@ class Search {
       return child(w, m, alpha, beta, depth, 0, pv_node, first, exclusive, KeepAlpha{}, reduce);
     const auto adopt = [&](Worker& cw, Value& child_alpha, Value) {
       if (!adopt_root_best(cw, depth, alpha_orig, beta, alpha, best, best_move)) return false;
-      ++cw.stats.root_retests;
+      ++cw.stats[coordination::root_retests];
       child_alpha = alpha;
       return child_alpha < beta;
     };
@@ -499,7 +500,7 @@ class Search {
 
   void defer(Worker& w, MovePicker& picker, Move m) {
     picker.defer(m);
-    ++w.stats.deferrals;
+    ++w.stats[coordination::deferrals];
   }
 
   // Once a move of the node was deferred, another thread may have finished
@@ -510,7 +511,7 @@ class Search {
     const Depth from = hooks_.reprobe_depth();
     if (from == 0 || depth < from || ply == 0 || shared_.options.exact || !f_.tt)
       return std::nullopt;
-    ++w.stats.cutoff_reprobes;
+    ++w.stats[coordination::cutoff_reprobes];
     TTData e;
     if (!tt_.probe(w.pos.key(), e, w.id) || !plausible_entry(e) || e.depth < depth)
       return std::nullopt;
@@ -537,7 +538,7 @@ class Search {
       if (depth >= hooks_.claim_depth()) {
         const TTClaim c = claim(pos.key(), depth, exclusive, w.id);
         if (c.busy) {
-          ++w.stats.busy_answers;
+          ++w.stats[coordination::busy_answers];
           return kOnEvaluation;
         }
         guard.claimed(c.slot);

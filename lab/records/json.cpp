@@ -5,67 +5,17 @@
 namespace xq {
 
 void to_json(Json& j, const SearchStats& s) {
-  const auto u = [](std::uint64_t v) { return v; };
-  j = Json{{"nodes", u(s.nodes)},
-           {"qnodes", u(s.qnodes)},
-           {"tt_probes", u(s.tt_probes)},
-           {"tt_hits", u(s.tt_hits)},
-           {"tt_cutoffs", u(s.tt_cutoffs)},
-           {"tt_torn", u(s.tt_torn)},
-           {"bad_tt_moves", u(s.bad_tt_moves)},
-           {"tt_rejected", u(s.tt_rejected)},
-           {"fail_highs", u(s.fail_highs)},
-           {"first_move_cutoff_rate", s.first_move_cutoff_rate()},
-           {"null_tries", u(s.null_tries)},
-           {"null_cutoffs", u(s.null_cutoffs)},
-           {"reductions", u(s.reductions)},
-           {"reduction_researches", u(s.reduction_researches)},
-           {"pruned_moves", u(s.pruned_moves)},
-           {"static_cutoffs", u(s.static_cutoffs)},
-           {"singular_extensions", u(s.singular_extensions)},
-           {"splits", u(s.splits)},
-           {"eldest_splits", u(s.eldest_splits)},
-           {"joins", u(s.joins)},
-           {"aborts", u(s.aborts)},
-           {"nested_joins", u(s.nested_joins)},
-           {"master_joins", u(s.master_joins)},
-           {"idle_seconds", double(s.idle_seconds)},
-           {"search_seconds", double(s.search_seconds)},
-           {"lock_seconds", double(s.lock_seconds)},
-           {"copy_seconds", double(s.copy_seconds)},
-           {"wasted_nodes", u(s.wasted_nodes)},
-           {"busy_answers", u(s.busy_answers)},
-           {"deferrals", u(s.deferrals)},
-           {"deferred_searches", u(s.deferred_searches)},
-           {"cutoff_reprobes", u(s.cutoff_reprobes)},
-           {"root_retests", u(s.root_retests)},
-           {"root_adoptions", u(s.root_adoptions)},
-           {"mark_underflows", u(s.mark_underflows)},
-           {"mark_leaks", u(s.mark_leaks)},
-           {"gratuitous_splits", u(s.gratuitous_splits)},
-           {"late_joins", u(s.late_joins)},
-           {"predicted_all", u(s.predicted_all)},
-           {"predicted_cut", u(s.predicted_cut)},
-           {"prediction_held", u(s.prediction_held)},
-           {"tasks", u(s.tasks)},
-           {"stolen_tasks", u(s.stolen_tasks)},
-           {"researches", u(s.researches)},
-           {"critical_path", u(s.critical_path)},
-           {"schedule_bound", u(s.schedule_bound)},
-           {"master_passes", u(s.master_passes)},
-           {"uncertain_leaves", u(s.uncertain_leaves)},
-           {"leaf_searches", u(s.leaf_searches)},
-           {"cancel_wait_seconds", double(s.cancel_wait_seconds)},
-           {"helper_cpu_seconds", double(s.helper_cpu_seconds)},
-           {"msgs_sent", u(s.msgs_sent)},
-           {"bytes_sent", u(s.bytes_sent)},
-           {"msgs_received", u(s.msgs_received)},
-           {"bytes_received", u(s.bytes_received)},
-           {"entries_offered", u(s.entries_offered)},
-           {"entries_shipped", u(s.entries_shipped)},
-           {"entries_received", u(s.entries_received)},
-           {"remote_probes", u(s.remote_probes)},
-           {"remote_wait_seconds", double(s.remote_wait_seconds)}};
+  // The core counters keep the names and places they always had; the
+  // declared ones (search/counters.h) go under "counters", those the
+  // search moved (absent: zero).
+  j = Json::object();
+  Json declared = Json::object();
+  for_each_counter(s, [&](const char* name, const auto& c) {
+    if (!find_declared(name)) j[name] = c.load();
+    else if (c.load() != 0) declared[name] = c.load();
+  });
+  j["first_move_cutoff_rate"] = s.first_move_cutoff_rate();
+  j["counters"] = declared;
 }
 
 void to_json(Json& j, const SearchResult& r) {

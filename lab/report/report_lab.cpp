@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "lab/common/counter_figures.h"
 #include "lab/report/charts.h"
 #include "lab/report/report_parts.h"
 #include "lab/report/svg.h"
@@ -198,43 +199,70 @@ std::string positions_figure(const Json& doc, int n) {
                 "the order of the suite.");
 }
 
-// The distributed backends' wire: messages per million nodes (the
-// bars), and the traffic, shipping and remote claims in the table.
-std::string wire_figure(const Json& doc, int n) {
-  chart::BarChart c;
-  c.t = {id_for("wire", n), "the wire between ranks (distributed backends)", "configuration",
-         "messages per million nodes"};
-  c.series = {"messages per million nodes"};
-  c.values.resize(1);
-  Table t{{"configuration", "msgs/s", "bytes/s", "msgs/Mnode", "shipped %", "entries received",
-           "round trips/s", "p50 us", "p99 us", "remote wait %"},
-          {}};
+// "remote claims" -> "remote-claims" (an id).
+std::string slug(std::string s) {
+  std::replace(s.begin(), s.end(), ' ', '-');
+  return s;
+}
+
+// The declared counters (search/counters.h) of the document's
+// configurations, one figure per group: the group's first counter as shown
+// (the bars), every counter as shown in the table. A document from before
+// they were declared (2026-12-02) carries none: no figure.
+std::string counter_figures(const Json& doc, int n) {
+  std::vector<std::string> labels;
+  std::vector<std::vector<common::CounterFigure>> rows;
+  std::vector<std::string> trips;
   for (const Json& r : doc["results"]) {
-    if (!r.contains("wire") || !r["wire"].is_object()) continue;
-    const Json& w = r["wire"];
-    c.categories.push_back(label(r));
-    c.values[0].push_back(num(w, "msgs_per_mnode"));
-    const double offered = num(w, "entries_offered");
-    std::vector<std::string> row{label(r), cell(num(w, "msgs_per_second")),
-                                 cell(num(w, "bytes_per_second")), cell(num(w, "msgs_per_mnode")),
-                                 cell(offered > 0 ? 100.0 * num(w, "entries_shipped") / offered
-                                                  : chart::kNone),
-                                 cell(num(w, "entries_received"))};
-    const bool remote = r.contains("remote") && r["remote"].is_object();
-    const Json none = Json::object();
-    const Json& m = remote ? r["remote"] : none;
-    row.push_back(cell(remote ? num(m, "probes_per_second") : chart::kNone));
-    row.push_back(cell(remote ? num(m, "round_trip_p50_us") : chart::kNone));
-    row.push_back(cell(remote ? num(m, "round_trip_p99_us") : chart::kNone));
-    row.push_back(cell(remote ? 100.0 * num(m, "wait_share") : chart::kNone));
-    t.rows.push_back(std::move(row));
+    std::vector<common::CounterFigure> row;
+    if (r.contains("counters") && r["counters"].is_array())
+      for (const Json& c : r["counters"]) row.push_back(common::counter_figure(c));
+    labels.push_back(label(r));
+    rows.push_back(std::move(row));
+    const bool has = r.contains("round_trip_us") && r["round_trip_us"].is_object();
+    trips.push_back(has ? cell(num(r["round_trip_us"], "p50")) + " / " +
+                              cell(num(r["round_trip_us"], "p99"))
+                        : "");
   }
-  if (c.categories.empty()) return "";  // no distributed backend in this lab
-  return figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t,
-                "Sums over every rank, median over runs; per second of search time (virtual "
-                "time when simulated). Round trips: mpi-abdada's claims of nodes homed on "
-                "another rank; remote wait: the share of the threads' time spent waiting for "
-                "their answers.");
+  std::string h;
+  for (const std::string& g : common::counter_groups(rows)) {
+    const std::vector<common::CounterFigure> head = common::group_columns(rows, g);
+    chart::BarChart c;
+    c.t = {id_for("counters-" + slug(g), n), "counters: " + g, "configuration",
+           common::counter_heading(head.front())};
+    c.series = {common::counter_heading(head.front())};
+    c.values.resize(1);
+    Table t{{"configuration"}, {}};
+    for (const common::CounterFigure& f : head) t.head.push_back(common::counter_heading(f));
+    bool any_trips = false;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      any_trips = any_trips || (!trips[i].empty() && !common::cell_of(rows[i], head.front().name).empty());
+    if (any_trips) t.head.push_back("round trips p50 / p99 us");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (std::none_of(rows[i].begin(), rows[i].end(),
+                       [&](const common::CounterFigure& f) { return f.group == g; }))
+        continue;
+      std::vector<std::string> row{labels[i]};
+      for (const common::CounterFigure& f : head) {
+        const std::string v = common::cell_of(rows[i], f.name);
+        row.push_back(v.empty() ? cell(chart::kNone) : v);
+      }
+      if (any_trips) row.push_back(trips[i].empty() ? cell(chart::kNone) : trips[i]);
+      t.rows.push_back(std::move(row));
+      double first = 0;
+      for (const common::CounterFigure& f : rows[i])
+        if (f.name == head.front().name && f.known) first = f.shown;
+      c.categories.push_back(labels[i]);
+      c.values[0].push_back(first);
+    }
+    std::string note = "Sums over positions (every rank's, for a distributed backend), median "
+                       "over runs, shown as each column says (per search, per second of search "
+                       "time -- virtual time when simulated --, over another counter, as a "
+                       "share of the threads' time, or the serial nodes over it). ";
+    for (const common::CounterFigure& f : head) note += f.name + ": " + f.meaning + ". ";
+    h += figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t, note);
+  }
+  return h;
 }
 
 }  // namespace
@@ -252,7 +280,7 @@ std::string lab_section(const Json& doc, int n) {
                        "nodes / serial nodes", 1.0);
   h += per_config_bars(doc, n, "nps", "nps", "nodes per second", "nodes per second", 0);
   h += time_figure(doc, n);
-  h += wire_figure(doc, n);
+  h += counter_figures(doc, n);
   h += positions_figure(doc, n);
   return h + "</section>\n";
 }

@@ -42,12 +42,6 @@ void to_json(Json& j, const LabSummary& r) {
                                    {"min", r.paired_min},
                                    {"max", r.paired_max},
                                    {"runs", r.run_speedups}};
-  j["coordination"] = Json{{"busy_answers", r.busy_answers},
-                           {"deferrals", r.deferrals},
-                           {"deferred_searches", r.deferred_searches},
-                           {"cutoff_reprobes", r.cutoff_reprobes},
-                           {"mark_underflows", r.mark_underflows},
-                           {"mark_leaks", r.mark_leaks}};
   Json runs = Json::array();
   for (const RunCpu& c : r.cpu_runs)
     runs.push_back(Json{{"run", c.run},
@@ -63,33 +57,14 @@ void to_json(Json& j, const LabSummary& r) {
   if (r.ranks > 0) j["ranks"] = r.ranks;
   j["contested"] = r.contested;
   if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
-  if (r.schedule_bound > 0)
-    j["schedule_bound"] = Json{{"nodes", r.schedule_bound}, {"speedup", r.bound_speedup}};
-  if (r.has_abort_latency())
-    j["abort_latency"] = Json{{"cutoffs", r.aborts},
-                              {"cancel_wait_seconds", r.cancel_wait_seconds},
-                              {"mean_seconds", r.abort_latency_seconds()}};
-  if (r.wire())
-    j["wire"] = Json{{"msgs_sent", r.msgs_sent},
-                     {"bytes_sent", r.bytes_sent},
-                     {"msgs_per_second", r.seconds > 0 ? r.msgs_sent / r.seconds : 0.0},
-                     {"bytes_per_second", r.seconds > 0 ? r.bytes_sent / r.seconds : 0.0},
-                     {"msgs_per_mnode", r.nodes > 0 ? 1e6 * r.msgs_sent / r.nodes : 0.0},
-                     {"entries_offered", r.entries_offered},
-                     {"entries_shipped", r.entries_shipped},
-                     {"entries_received", r.entries_received}};
-  if (r.remote())
-    j["remote"] = Json{{"probes", r.remote_probes},
-                       {"probes_per_second", r.seconds > 0 ? r.remote_probes / r.seconds : 0.0},
-                       {"wait_seconds", r.remote_wait_seconds},
-                       {"wait_share", r.remote_wait_share()},
-                       {"round_trip_p50_us", r.round_trip_p50_us},
-                       {"round_trip_p99_us", r.round_trip_p99_us}};
-  if (r.passes())
-    j["aphid"] = Json{{"master_passes", r.master_passes},
-                      {"uncertain_leaves", r.uncertain_leaves},
-                      {"leaf_searches", r.leaf_searches},
-                      {"researches", r.leaf_researches}};
+  if (r.has_round_trips())
+    j["round_trip_us"] = Json{{"p50", r.round_trip_p50_us}, {"p99", r.round_trip_p99_us}};
+  // The declared counters (search/counters.h), each with what a reader
+  // needs to show it: its group, unit and Show, the median over runs of
+  // its sum over positions, and that sum as shown (null: unknown).
+  Json counters = Json::array();
+  for (const CounterFigure& f : r.counters) counters.push_back(f);
+  j["counters"] = counters;
 }
 
 void to_json(Json& j, const WorkSpanFit& f) {

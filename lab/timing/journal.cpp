@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 #include "lab/common/files.h"
@@ -15,98 +16,31 @@ namespace {
 
 constexpr int kVersion = 1;
 
-// Every counter of SearchStats, by the name the journal gives it.
-struct CounterField {
-  const char* name;
-  SearchStats::Counter SearchStats::*member;
-};
-constexpr CounterField kCounters[] = {
-    {"nodes", &SearchStats::nodes},
-    {"qnodes", &SearchStats::qnodes},
-    {"tt_probes", &SearchStats::tt_probes},
-    {"tt_hits", &SearchStats::tt_hits},
-    {"tt_cutoffs", &SearchStats::tt_cutoffs},
-    {"tt_torn", &SearchStats::tt_torn},
-    {"bad_tt_moves", &SearchStats::bad_tt_moves},
-    {"tt_rejected", &SearchStats::tt_rejected},
-    {"fail_highs", &SearchStats::fail_highs},
-    {"fail_high_first", &SearchStats::fail_high_first},
-    {"null_tries", &SearchStats::null_tries},
-    {"null_cutoffs", &SearchStats::null_cutoffs},
-    {"splits", &SearchStats::splits},
-    {"joins", &SearchStats::joins},
-    {"aborts", &SearchStats::aborts},
-    {"nested_joins", &SearchStats::nested_joins},
-    {"master_joins", &SearchStats::master_joins},
-    {"wasted_nodes", &SearchStats::wasted_nodes},
-    {"busy_answers", &SearchStats::busy_answers},
-    {"deferrals", &SearchStats::deferrals},
-    {"deferred_searches", &SearchStats::deferred_searches},
-    {"cutoff_reprobes", &SearchStats::cutoff_reprobes},
-    {"root_retests", &SearchStats::root_retests},
-    {"mark_underflows", &SearchStats::mark_underflows},
-    {"mark_leaks", &SearchStats::mark_leaks},
-    {"gratuitous_splits", &SearchStats::gratuitous_splits},
-    {"late_joins", &SearchStats::late_joins},
-    {"predicted_all", &SearchStats::predicted_all},
-    {"predicted_cut", &SearchStats::predicted_cut},
-    {"prediction_held", &SearchStats::prediction_held},
-    {"seldepth", &SearchStats::seldepth}};
-// The modern profile's, the task backends', the split-before-eldest
-// policies', APHID's and the distributed backends' counters and the root
-// bests adopted (2026-11-29): journals written
-// before them lack them (read as 0).
-constexpr CounterField kSelectivity[] = {
-    {"reductions", &SearchStats::reductions},
-    {"reduction_researches", &SearchStats::reduction_researches},
-    {"pruned_moves", &SearchStats::pruned_moves},
-    {"static_cutoffs", &SearchStats::static_cutoffs},
-    {"singular_extensions", &SearchStats::singular_extensions},
-    {"tasks", &SearchStats::tasks},
-    {"stolen_tasks", &SearchStats::stolen_tasks},
-    {"researches", &SearchStats::researches},
-    {"critical_path", &SearchStats::critical_path},
-    {"schedule_bound", &SearchStats::schedule_bound},
-    {"eldest_splits", &SearchStats::eldest_splits},
-    {"master_passes", &SearchStats::master_passes},
-    {"uncertain_leaves", &SearchStats::uncertain_leaves},
-    {"leaf_searches", &SearchStats::leaf_searches},
-    {"msgs_sent", &SearchStats::msgs_sent},
-    {"bytes_sent", &SearchStats::bytes_sent},
-    {"msgs_received", &SearchStats::msgs_received},
-    {"bytes_received", &SearchStats::bytes_received},
-    {"entries_offered", &SearchStats::entries_offered},
-    {"entries_shipped", &SearchStats::entries_shipped},
-    {"entries_received", &SearchStats::entries_received},
-    {"root_adoptions", &SearchStats::root_adoptions}};
-
-struct SecondsField {
-  const char* name;
-  RelaxedCounter<double> SearchStats::*member;
-};
-constexpr SecondsField kSeconds[] = {{"idle_seconds", &SearchStats::idle_seconds},
-                                     {"search_seconds", &SearchStats::search_seconds},
-                                     {"lock_seconds", &SearchStats::lock_seconds},
-                                     {"copy_seconds", &SearchStats::copy_seconds}};
-// Seconds that journals written before them lack (read as 0).
-constexpr SecondsField kLaterSeconds[] = {{"cancel_wait_seconds", &SearchStats::cancel_wait_seconds}};
+// The counters every journal holds (journals of 2026-11-29 and later hold
+// every counter of SearchStats, core and declared, by name; a counter an
+// older journal lacks reads as 0, but one of these missing means the
+// journal is damaged).
+bool required_in_journal(std::string_view name) {
+  static const std::set<std::string_view> kRequired = {
+      "nodes", "qnodes", "tt_probes", "tt_hits", "tt_cutoffs", "tt_torn", "bad_tt_moves",
+      "tt_rejected", "fail_highs", "fail_high_first", "null_tries", "null_cutoffs", "splits",
+      "joins", "aborts", "wasted_nodes", "seldepth", "idle_seconds", "search_seconds",
+      "lock_seconds", "copy_seconds"};
+  return kRequired.count(name) > 0;
+}
 
 Json stats_json(const SearchStats& st) {
   Json j = Json::object();
-  for (const CounterField& f : kCounters) j[f.name] = std::uint64_t((st.*f.member).load());
-  for (const CounterField& f : kSelectivity) j[f.name] = std::uint64_t((st.*f.member).load());
-  for (const SecondsField& f : kSeconds) j[f.name] = double((st.*f.member).load());
-  for (const SecondsField& f : kLaterSeconds) j[f.name] = double((st.*f.member).load());
+  for_each_counter(st, [&](const char* name, const auto& c) { j[name] = c.load(); });
   return j;
 }
 
 void read_stats(const Json& j, SearchStats& st) {
-  for (const CounterField& f : kCounters) (st.*f.member).store(j.at(f.name).get<std::uint64_t>());
-  for (const CounterField& f : kSelectivity)
-    (st.*f.member).store(j.contains(f.name) ? j.at(f.name).get<std::uint64_t>() : 0);
-  for (const SecondsField& f : kSeconds) (st.*f.member).store(j.at(f.name).get<double>());
-  for (const SecondsField& f : kLaterSeconds)
-    (st.*f.member).store(j.contains(f.name) ? j.at(f.name).get<double>() : 0.0);
+  for_each_counter(st, [&](const char* name, auto& c) {
+    using T = decltype(c.load());
+    if (required_in_journal(name)) c.store(j.at(name).get<T>());
+    else c.store(j.contains(name) ? j.at(name).get<T>() : T{});
+  });
 }
 
 int config_index(const LabSettings& s, const std::string& label) {

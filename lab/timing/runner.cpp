@@ -14,6 +14,7 @@
 #include "lab/common/engines.h"
 #include "lab/timing/summary.h"
 #include "parallel/params.h"
+#include "search/coordination.h"
 
 namespace xq::lab::timing {
 namespace {
@@ -267,8 +268,8 @@ std::string cpu_fields(const LabRun& r, int threads) {
                 double(st.search_seconds), double(st.lock_seconds), double(st.copy_seconds),
                 u(st.wasted_nodes), r.cpu_seconds, cpu_share(r.cpu_seconds, r.seconds, threads),
                 r.load_average, contested(r.cpu_seconds, r.seconds, threads, st.idle_seconds) ? 1 : 0,
-                u(st.busy_answers), u(st.deferrals), u(st.deferred_searches), u(st.cutoff_reprobes),
-                u(st.mark_underflows), u(st.mark_leaks));
+                u(st[coordination::busy_answers]), u(st[coordination::deferrals]), u(st[coordination::deferred_searches]), u(st[coordination::cutoff_reprobes]),
+                u(st[coordination::mark_underflows]), u(st[coordination::mark_leaks]));
   return buf;
 }
 

@@ -1,6 +1,8 @@
 #include "lab/timing/summary.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <thread>
 
@@ -17,13 +19,10 @@ namespace {
 struct Sums {
   std::vector<double> seconds, nodes, tt_hits, tt_probes, splits, joins, aborts;
   std::vector<double> wasted, cpu, idle, load;  // per run; load summed over searches
-  std::vector<double> busy, deferrals, deferred, reprobes, underflows, leaks;  // per run
-  std::vector<double> critical_path, schedule_bound;  // per run
-  std::vector<double> passes, uncertain, leaves, researches;  // per run (aphid)
-  std::vector<double> msgs, bytes, offered, shipped, received;  // per run (distributed)
-  std::vector<double> remote, remote_wait;                       // per run (mpi-abdada)
-  RoundTrips trips;                                              // over every run
-  std::vector<double> cancel_wait;  // per run (jamboree)
+  std::vector<double> critical_path;            // per run
+  // Every counter (for_each_counter's order), per run.
+  std::vector<std::vector<double>> all;
+  RoundTrips trips;                                    // over every run
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
   int agree = 0, searches = 0;
@@ -38,31 +37,28 @@ const CounterSum kCounterSums[] = {
     {&Sums::nodes, &SearchStats::nodes},          {&Sums::tt_hits, &SearchStats::tt_hits},
     {&Sums::tt_probes, &SearchStats::tt_probes},  {&Sums::splits, &SearchStats::splits},
     {&Sums::joins, &SearchStats::joins},          {&Sums::aborts, &SearchStats::aborts},
-    {&Sums::wasted, &SearchStats::wasted_nodes},  {&Sums::busy, &SearchStats::busy_answers},
-    {&Sums::deferrals, &SearchStats::deferrals},  {&Sums::deferred, &SearchStats::deferred_searches},
-    {&Sums::reprobes, &SearchStats::cutoff_reprobes},
-    {&Sums::underflows, &SearchStats::mark_underflows},
-    {&Sums::leaks, &SearchStats::mark_leaks},
-    {&Sums::critical_path, &SearchStats::critical_path},
-    {&Sums::schedule_bound, &SearchStats::schedule_bound},
-    {&Sums::passes, &SearchStats::master_passes},
-    {&Sums::uncertain, &SearchStats::uncertain_leaves},
-    {&Sums::leaves, &SearchStats::leaf_searches},
-    {&Sums::researches, &SearchStats::researches},
-    {&Sums::msgs, &SearchStats::msgs_sent},
-    {&Sums::bytes, &SearchStats::bytes_sent},
-    {&Sums::offered, &SearchStats::entries_offered},
-    {&Sums::shipped, &SearchStats::entries_shipped},
-    {&Sums::received, &SearchStats::entries_received},
-    {&Sums::remote, &SearchStats::remote_probes}};
+    {&Sums::wasted, &SearchStats::wasted_nodes},
+    {&Sums::critical_path, &SearchStats::critical_path}};
+
+// The names of every counter, in for_each_counter's order.
+const std::vector<std::string>& counter_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    const SearchStats none;
+    for_each_counter(none, [&](const char* n, const auto&) { v.emplace_back(n); });
+    return v;
+  }();
+  return names;
+}
 
 std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
                           const std::vector<LabRun>& runs) {
+  const std::size_t n_runs = std::size_t(s.runs);
   std::vector<Sums> sums(s.configs.size());
   for (Sums& x : sums) {
-    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load, &x.cancel_wait, &x.remote_wait})
-      v->assign(std::size_t(s.runs), 0.0);
-    for (const CounterSum& c : kCounterSums) (x.*c.sum).assign(std::size_t(s.runs), 0.0);
+    for (auto* v : {&x.seconds, &x.cpu, &x.idle, &x.load}) v->assign(n_runs, 0.0);
+    for (const CounterSum& c : kCounterSums) (x.*c.sum).assign(n_runs, 0.0);
+    x.all.assign(counter_names().size(), std::vector<double>(n_runs, 0.0));
     x.position_seconds.assign(positions, {});
   }
   for (const LabRun& r : runs) {
@@ -71,11 +67,11 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     const SearchStats& st = r.result.stats;
     x.seconds[k] += r.seconds;
     for (const CounterSum& c : kCounterSums) (x.*c.sum)[k] += double(st.*c.counter);
+    std::size_t i = 0;
+    for_each_counter(st, [&](const char*, const auto& c) { x.all[i++][k] += double(c.load()); });
     x.cpu[k] += r.cpu_seconds;
     x.idle[k] += st.idle_seconds;
-    x.cancel_wait[k] += double(st.cancel_wait_seconds);
     x.load[k] += r.load_average;
-    x.remote_wait[k] += st.remote_wait_seconds;
     x.trips += r.result.round_trips;
     x.search += st.search_seconds;
     x.idle_all += st.idle_seconds;
@@ -86,6 +82,65 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     ++x.searches;
   }
   return sums;
+}
+
+// The median over runs of the counter named `name` (0 when none is).
+double median_of(const Sums& x, std::string_view name) {
+  const std::vector<std::string>& names = counter_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return common::median(x.all[i]);
+  return 0;
+}
+
+// The declared counters a configuration shows: those of the groups its
+// backend declares, and of any group a run moved.
+std::vector<CounterFigure> declared_figures(const LabConfig& c, const Sums& x) {
+  std::vector<std::string_view> groups;
+  if (const auto it = std::find_if(backends().begin(), backends().end(),
+                                   [&](const BackendInfo& b) { return b.name == c.backend; });
+      it != backends().end())
+    groups = it->counter_groups;
+  for (const DeclaredRef& d : declared_counters())
+    if (std::find(groups.begin(), groups.end(), std::string_view(d.spec->group)) == groups.end() &&
+        median_of(x, d.spec->name) != 0)
+      groups.emplace_back(d.spec->group);
+  std::vector<CounterFigure> out;
+  for (const DeclaredRef& d : declared_counters()) {
+    if (std::find(groups.begin(), groups.end(), std::string_view(d.spec->group)) == groups.end())
+      continue;
+    CounterFigure f;
+    f.group = d.spec->group;
+    f.name = d.spec->name;
+    f.unit = d.spec->unit;
+    f.show = show_name(d.spec->show);
+    f.of = d.spec->of;
+    f.meaning = d.spec->meaning;
+    f.sum = median_of(x, d.spec->name);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// Each declared counter as its Show says, once the reference is known.
+void show_counters(LabSummary& o, const Sums& x, const LabSummary* ref, std::size_t positions) {
+  const auto divide = [](CounterFigure& f, double by) {
+    f.known = by > 0;
+    f.shown = f.known ? f.sum / by : 0;
+  };
+  for (CounterFigure& f : o.counters) {
+    const DeclaredRef* d = find_declared(f.name);
+    switch (d ? d->spec->show : Show::Total) {
+      case Show::Total: f.shown = f.sum; f.known = true; break;
+      case Show::PerSearch: divide(f, double(positions)); break;
+      case Show::PerSecond: divide(f, o.seconds); break;
+      case Show::Ratio: divide(f, median_of(x, f.of)); break;
+      case Show::ThreadShare: divide(f, o.seconds * o.processors); break;
+      case Show::SerialNodesOver:
+        f.known = ref && f.sum > 0 && ref->nodes > 0;
+        f.shown = f.known ? ref->nodes / f.sum : 0;
+        break;
+    }
+  }
 }
 
 void own_times(LabSummary& o, const Sums& x) {
@@ -143,28 +198,10 @@ LabSummary own_figures(const LabSettings& s, const LabConfig& c, int reference, 
   o.splits = common::median(x.splits);
   o.joins = common::median(x.joins);
   o.aborts = common::median(x.aborts);
-  o.busy_answers = common::median(x.busy);
-  o.deferrals = common::median(x.deferrals);
-  o.deferred_searches = common::median(x.deferred);
-  o.cutoff_reprobes = common::median(x.reprobes);
-  o.mark_underflows = common::median(x.underflows);
-  o.mark_leaks = common::median(x.leaks);
   o.critical_path = common::median(x.critical_path);
-  o.schedule_bound = common::median(x.schedule_bound);
-  o.master_passes = common::median(x.passes);
-  o.uncertain_leaves = common::median(x.uncertain);
-  o.leaf_searches = common::median(x.leaves);
-  o.leaf_researches = common::median(x.researches);
-  o.msgs_sent = common::median(x.msgs);
-  o.bytes_sent = common::median(x.bytes);
-  o.entries_offered = common::median(x.offered);
-  o.entries_shipped = common::median(x.shipped);
-  o.entries_received = common::median(x.received);
-  o.remote_probes = common::median(x.remote);
-  o.remote_wait_seconds = common::median(x.remote_wait);
   o.round_trip_p50_us = x.trips.quantile_us(0.5);
   o.round_trip_p99_us = x.trips.quantile_us(0.99);
-  o.cancel_wait_seconds = common::median(x.cancel_wait);
+  o.counters = declared_figures(c, x);
   o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;
@@ -178,7 +215,6 @@ void ratios(LabSummary& o, const LabSummary& ref, const Sums& x, const Sums& rx)
   o.speedup = o.seconds > 0 ? ref.seconds / o.seconds : 0;
   o.efficiency = o.speedup / o.processors;
   o.overhead = ref.nodes > 0 ? o.nodes / ref.nodes : 0;
-  o.bound_speedup = o.schedule_bound > 0 ? ref.nodes / o.schedule_bound : 0;
   for (std::size_t k = 0; k < x.seconds.size() && k < rx.seconds.size(); ++k)
     if (x.seconds[k] > 0) o.run_speedups.push_back(rx.seconds[k] / x.seconds[k]);
   if (!o.run_speedups.empty()) {
@@ -208,6 +244,10 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
   std::vector<LabSummary> out;
   for (std::size_t i = 0; i < s.configs.size(); ++i)
     out.push_back(own_figures(s, s.configs[i], refs[i], sums[i]));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const int ref = out[i].reference;
+    show_counters(out[i], sums[i], ref < 0 ? nullptr : &out[std::size_t(ref)], positions);
+  }
   for (std::size_t i = 0; i < out.size(); ++i) {
     const int ref = out[i].reference;
     if (ref < 0) continue;

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/common/counter_figures.h"
 #include "lab/timing/runner.h"
 
 namespace xq::lab::timing {
@@ -53,6 +54,8 @@ struct RunCpu {
   bool contested = false;
 };
 
+using common::CounterFigure;
+
 struct LabSummary {
   LabConfig config;
   // The processors the configuration ran on: its threads, times its ranks
@@ -72,15 +75,6 @@ struct LabSummary {
   // Paired per-run speedups (above), in run order; empty without a reference.
   std::vector<double> run_speedups;
   double paired_median = 0, paired_min = 0, paired_max = 0;
-  // Shared-table coordination (abdada, abdada-simple; zero elsewhere):
-  // median over runs of the counts summed over positions. Busy answers to
-  // exclusive probes, moves deferred to the second pass and searched there,
-  // table re-probes made because a move was deferred, busy-mark releases
-  // that found the count at zero (lost updates) and marks left set when a
-  // search ended (leaks).
-  double busy_answers = 0, deferrals = 0, deferred_searches = 0, cutoff_reprobes = 0;
-  double mark_underflows = 0, mark_leaks = 0;
-  bool coordinates() const { return busy_answers + deferrals + cutoff_reprobes > 0; }
   // Thread time in seconds, summed over threads, positions and runs; timed
   // when the backend accounts it.
   bool timed = false;
@@ -93,44 +87,18 @@ struct LabSummary {
   std::vector<RunCpu> cpu_runs;
   double cpu_share = 0;   // median over runs
   bool contested = false;  // some run was
-  // Work and critical path (Kuszmaul; backends that count C, jamboree):
-  // median over runs of the summed critical paths in nodes, and the
-  // parallelism W / C with W = nodes (summed over positions).
+  // Work and critical path (Kuszmaul; backends that count C): median over
+  // runs of the summed critical paths in nodes, and the parallelism W / C
+  // with W = nodes (summed over positions).
   double critical_path = 0, parallelism = 0;
   bool has_span() const { return critical_path > 0; }
-  // PV-splitting's schedule bound (pvsplit; SearchStats::schedule_bound):
-  // median over runs of the summed bounds in nodes, and the speedup it
-  // allows, the reference's nodes over it (0 without either).
-  double schedule_bound = 0, bound_speedup = 0;
-  // Abort latency (backends that time it, jamboree): the cutoffs (aborts)
-  // whose task group was cancelled, and the time from each cutoff to the end
-  // of its group's wait, summed over positions, median over runs; the mean
-  // latency is their ratio (wall time per cutoff, whatever the machine).
-  double cancel_wait_seconds = 0;
-  bool has_abort_latency() const { return cancel_wait_seconds > 0 && aborts > 0; }
-  double abort_latency_seconds() const {
-    return has_abort_latency() ? cancel_wait_seconds / aborts : 0;
-  }
-  // APHID (aphid): median over runs of the summed master passes, uncertain
-  // leaves met by them, leaf searches and leaf re-searches (bad bounds).
-  double master_passes = 0, uncertain_leaves = 0, leaf_searches = 0, leaf_researches = 0;
-  bool passes() const { return master_passes > 0; }
-  // Distributed backends (mpi-lazy, mpi-abdada): median over runs of the summed messages
-  // and bytes sent over the wire by every rank, and of the table entries
-  // offered for shipping, shipped, and received by other ranks.
-  double msgs_sent = 0, bytes_sent = 0, entries_offered = 0, entries_shipped = 0,
-         entries_received = 0;
-  bool wire() const { return msgs_sent > 0; }
-  // mpi-abdada: median over runs of the summed claims made at another rank
-  // (round trips) and of the seconds threads waited for their answers; the
-  // round trips' p50 and p99 over every search of every run.
-  double remote_probes = 0, remote_wait_seconds = 0, round_trip_p50_us = 0,
-         round_trip_p99_us = 0;
-  bool remote() const { return remote_probes > 0; }
-  // The share of the threads' time (processors x wall) spent waiting.
-  double remote_wait_share() const {
-    return seconds > 0 ? remote_wait_seconds / (seconds * processors) : 0;
-  }
+  // The round trips of a distributed backend's remote claims
+  // (SearchResult::round_trips): p50 and p99 over every search of every run.
+  double round_trip_p50_us = 0, round_trip_p99_us = 0;
+  bool has_round_trips() const { return round_trip_p50_us > 0; }
+  // The declared counters (search/counters.h) of the groups its backend
+  // declares, and of any other group a run moved, in the registry's order.
+  std::vector<CounterFigure> counters;
 };
 
 // Kuszmaul's model of a task-parallel search's time, T = a W / P + b C,

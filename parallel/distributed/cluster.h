@@ -74,6 +74,7 @@
 #include "parallel/sim/machine.h"
 #include "parallel/thread_pool.h"
 #include "search/driver.h"
+#include "parallel/distributed/wire_counters.h"
 
 namespace xq::dist {
 
@@ -239,7 +240,7 @@ class Rank {
   // Each rank's nodes and traffic in the finished search, rank 0 first.
   std::vector<RankFigures> figures() const {
     const auto of = [](const SearchStats& s) {
-      return RankFigures{s.nodes, s.msgs_sent, s.bytes_sent, s.msgs_received, s.bytes_received};
+      return RankFigures{s.nodes, s[dist::msgs_sent], s[dist::bytes_sent], s[dist::msgs_received], s[dist::bytes_received]};
     };
     SearchStats own = local_stats();
     add_traffic(own, traffic_);
@@ -544,8 +545,8 @@ class Rank {
         rep.stats = get_stats(r);
         rep.round_trips = r.get<RoundTrips>();
         // The RESULT itself left that rank after it counted its traffic.
-        rep.stats.msgs_sent += 1;
-        rep.stats.bytes_sent += m.body.size();
+        rep.stats[dist::msgs_sent] += 1;
+        rep.stats[dist::bytes_sent] += m.body.size();
         reports_[std::size_t(m.source)] = std::move(rep);
         ++results;
         return;

@@ -41,6 +41,9 @@
 #include "parallel/distributed/cluster_backend.h"
 #include "parallel/shared/root_share.h"
 #include "parallel/sim/machine.h"
+#include "parallel/distributed/mpi_abdada.h"
+#include "parallel/distributed/wire_counters.h"
+#include "search/coordination.h"
 
 namespace xq {
 
@@ -387,14 +390,14 @@ class AbdadaMode final : public dist::HomeTable<Table>::Remote {
 
   void add_stats(SearchStats& s) const {
     for (const auto& b : mailboxes_) {
-      s.remote_probes += b->probes;
-      s.remote_wait_seconds += b->wait_seconds;
+      s[dist::remote_probes] += b->probes;
+      s[dist::remote_wait_seconds] += b->wait_seconds;
     }
-    for (const auto& o : outgoing_) s.entries_offered += o->offered;
-    s.entries_shipped += shipped_;
-    s.entries_received += received_;
-    s.mark_underflows += underflows_;
-    s.mark_leaks += leaks_;
+    for (const auto& o : outgoing_) s[dist::entries_offered] += o->offered;
+    s[dist::entries_shipped] += shipped_;
+    s[dist::entries_received] += received_;
+    s[coordination::mark_underflows] += underflows_;
+    s[coordination::mark_leaks] += leaks_;
   }
   RoundTrips round_trips() const {
     RoundTrips t;
@@ -528,7 +531,8 @@ extern const BackendInfo kMpiAbdadaBackend = {
     // threads, messages due in virtual time (parallel/distributed/loop.cpp).
     .simulable = true,
     .distributed = true,
-    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}, {"entries_received", 50}, {"remote_probes", 100}}}
+    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}, {"entries_received", 50}, {"remote_probes", 100}}},
+    .counter_groups = {"coordination", "wire", "remote claims"}
 };
 
 }  // namespace xq

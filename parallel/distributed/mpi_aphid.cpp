@@ -421,7 +421,8 @@ extern const BackendInfo kMpiAphidBackend = {
     // machine does not schedule.
     .simulable = false,
     .distributed = true,
-    .expect = {.reach = {{"leaf_searches", 50}, {"master_passes", 50}}}
+    .expect = {.reach = {{"leaf_searches", 50}, {"master_passes", 50}}},
+    .counter_groups = {"aphid", "wire"}
 };
 
 }  // namespace xq

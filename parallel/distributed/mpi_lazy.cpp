@@ -11,6 +11,7 @@
 // rank 0's main thread's, or with best_thread=vote (searches without a depth
 // limit, outside exact mode) the thread a vote over every rank picks.
 #include "parallel/distributed/cluster_backend.h"
+#include "parallel/distributed/wire_counters.h"
 
 namespace xq {
 
@@ -121,9 +122,9 @@ class LazyMode {
   }
 
   void add_stats(SearchStats& s) const {
-    s.entries_offered += offered_;
-    s.entries_shipped += shipped_;
-    s.entries_received += received_;
+    s[dist::entries_offered] += offered_;
+    s[dist::entries_shipped] += shipped_;
+    s[dist::entries_received] += received_;
   }
   RoundTrips round_trips() const { return {}; }
 
@@ -185,7 +186,8 @@ extern const BackendInfo kMpiLazyBackend = {
     // threads, messages due in virtual time (parallel/distributed/loop.cpp).
     .simulable = true,
     .distributed = true,
-    .expect = {.reach = {{"entries_received", 100}}}
+    .expect = {.reach = {{"entries_received", 100}}},
+    .counter_groups = {"wire"}
 };
 
 }  // namespace xq

@@ -20,6 +20,7 @@
 #include "parallel/distributed/transport.h"
 #include "search/options.h"
 #include "search/result.h"
+#include "parallel/distributed/wire_counters.h"
 
 namespace xq::dist {
 
@@ -327,10 +328,10 @@ bool serve_mpi_aphid(const BackendConfig& c, Transport& wire, std::vector<Messag
 
 // The stats' wire counters from a rank's traffic over one search.
 inline void add_traffic(SearchStats& s, const Traffic& t) {
-  s.msgs_sent += t.msgs_sent;
-  s.bytes_sent += t.bytes_sent;
-  s.msgs_received += t.msgs_received;
-  s.bytes_received += t.bytes_received;
+  s[dist::msgs_sent] += t.msgs_sent;
+  s[dist::bytes_sent] += t.bytes_sent;
+  s[dist::msgs_received] += t.msgs_received;
+  s[dist::bytes_received] += t.bytes_received;
 }
 
 }  // namespace xq::dist

@@ -38,6 +38,7 @@
 #include "parallel/thread_pool.h"
 #include "search/driver.h"
 #include "search/hooks.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -102,7 +103,7 @@ class AbdadaBackend final : public BackendBase<Table> {
 
   SearchStats thread_stats() const override {
     SearchStats s = sum_stats();
-    s.mark_leaks = leaks_;
+    s[coordination::mark_leaks] = leaks_;
     return s;
   }
 
@@ -188,7 +189,8 @@ extern const BackendInfo kAbdadaBackend = {
           root_retest_param()};
       return kParams;
     },
-    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}}}
+    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}}},
+    .counter_groups = {"coordination"}
 };
 
 }  // namespace xq

@@ -27,6 +27,7 @@
 #include "parallel/shared/root_share.h"
 #include "parallel/shared/root_threads.h"
 #include "search/driver.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -81,7 +82,7 @@ class SimpleHooks : public RootSharingHooks {
     SimpleThread& t = threads_.thread(w.id);
     if (t.depth[std::size_t(ply)] < s_.mark_depth) return false;
     if (!busy_.marked(BusyMoves::move_hash(w.pos.key(), m))) return false;
-    ++t.stats.busy_answers;
+    ++t.stats[coordination::busy_answers];
     return true;
   }
 
@@ -94,7 +95,7 @@ class SimpleHooks : public RootSharingHooks {
     t.depth[p] = depth;
     if (depth < s_.mark_depth) return;
     const std::uint64_t h = BusyMoves::move_hash(w.pos.key(), m);
-    if (deferred_stage && busy_.marked(h)) ++t.stats.busy_answers;  // still busy: searched anyway
+    if (deferred_stage && busy_.marked(h)) ++t.stats[coordination::busy_answers];  // still busy: searched anyway
     t.slot[p] = busy_.mark(h);
     t.hash[p] = h;
   }
@@ -106,7 +107,7 @@ class SimpleHooks : public RootSharingHooks {
   void unmark(SimpleThread& t, int ply) {
     long& slot = t.slot[std::size_t(ply)];
     if (slot < 0) return;
-    if (!busy_.unmark(slot, t.hash[std::size_t(ply)])) ++t.stats.mark_underflows;
+    if (!busy_.unmark(slot, t.hash[std::size_t(ply)])) ++t.stats[coordination::mark_underflows];
     slot = -1;
   }
 
@@ -163,7 +164,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
   }
   SearchStats thread_stats() const override {
     SearchStats s = threads_.sum();
-    s.mark_leaks += leaks_;
+    s[coordination::mark_leaks] += leaks_;
     return s;
   }
 
@@ -206,7 +207,8 @@ extern const BackendInfo kAbdadaSimpleBackend = {
       return kParams;
     },
     // The default lab runs one representative per way of sharing work (`--backends all`: every one).
-    .in_default_lab = false
+    .in_default_lab = false,
+    .counter_groups = {"coordination"}
 };
 
 }  // namespace xq

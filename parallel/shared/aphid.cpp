@@ -139,7 +139,8 @@ extern const BackendInfo kAphidBackend = {
     },
     .serial_at_one_thread = false,
     .in_default_lab = false,
-    .expect = {.reach = {{"leaf_searches", 50}, {"master_passes", 50}}}
+    .expect = {.reach = {{"leaf_searches", 50}, {"master_passes", 50}}},
+    .counter_groups = {"aphid"}
 };
 
 }  // namespace xq

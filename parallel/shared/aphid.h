@@ -20,8 +20,24 @@
 #include <vector>
 
 #include "board/types.h"
+#include "search/counters.h"
 
 namespace xq::aphid {
+
+// APHID's own counters (search/counters.h): passes of the master over its
+// top tree, the leaves those passes met whose value was still a guess
+// (summed over passes), and leaf searches by the searchers (a search of a
+// leaf again at a depth already searched, with another window, counts in
+// the core's `researches` too).
+inline const DeclaredCount master_passes{{
+    .group = "aphid", .name = "master_passes", .unit = "count",
+    .meaning = "passes of the master over its top tree"}};
+inline const DeclaredCount uncertain_leaves{{
+    .group = "aphid", .name = "uncertain_leaves", .unit = "count", .show = Show::Ratio,
+    .of = "master_passes", .meaning = "leaves met by a pass whose value was still a guess"}};
+inline const DeclaredCount leaf_searches{{
+    .group = "aphid", .name = "leaf_searches", .unit = "count",
+    .meaning = "leaf searches by the searchers"}};
 
 // A window from the point of view of the side to move at the leaf.
 struct Window {

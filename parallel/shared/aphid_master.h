@@ -121,7 +121,7 @@ bool search_leaf(S& search, Worker& w, Ledger& ledger, const Position& root, con
   const int ply = int(job.path.size());
   if (search.features().selective())
     for (int p = 0; p < ply; ++p) w.static_eval[std::size_t(p)] = -kInfinite;
-  ++w.stats.leaf_searches;
+  ++w.stats[aphid::leaf_searches];
   if (job.again) ++w.stats.researches;
   const bool pv_node = job.window.beta - job.window.alpha > 1;
   for (Depth d = job.first; d <= job.depth; ++d) {
@@ -212,8 +212,8 @@ class Master {
         if (crew_) crew_->after_pass(*table_);
       }
       changed();  // the searchers see the pass's wants
-      ++main.stats.master_passes;
-      main.stats.uncertain_leaves += pass.uncertain;
+      ++main.stats[aphid::master_passes];
+      main.stats[aphid::uncertain_leaves] += pass.uncertain;
       if (main.stats.nodes >= main.next_time_check)
         check_search_limits(main, shared, S::kNodeBatch);
       if (pass.uncertain == 0) {

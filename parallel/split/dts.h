@@ -33,6 +33,7 @@
 #include "parallel/split/dts_policy.h"
 #include "parallel/split/pool.h"
 #include "parallel/split/pool_backend.h"
+#include "parallel/split/split_counters.h"
 
 namespace xq::dts {
 
@@ -130,7 +131,7 @@ struct SplitPolicy : split::PolicyDefaults {
     return settings.max_helpers <= 0 || sp.workers <= settings.max_helpers;
   }
   void on_enter(Thread& t, SplitPoint& sp) const {
-    if (sp.data.gratuitous || sp.joins > 0) ++t.stats.late_joins;
+    if (sp.data.gratuitous || sp.joins > 0) ++t.stats[dts::late_joins];
   }
   void changed(SplitPoint& sp) const {
     sp.data.summary.store(sp.open ? pack({sp.ctx->depth, sp.ctx->ply, sp.data.moves_left,
@@ -149,7 +150,7 @@ struct SplitPolicy : split::PolicyDefaults {
     sp.data.gratuitous = !anyone_idle;
     sp.data.moves_left = ctx.picker->remaining();
     if (sp.data.gratuitous) {
-      ++t.stats.gratuitous_splits;
+      ++t.stats[dts::gratuitous_splits];
       ++t.data.gratuitous_open;
     }
   }
@@ -160,11 +161,11 @@ struct SplitPolicy : split::PolicyDefaults {
     if (!finished) return;
     const bool cut = sp.result.best >= sp.ctx->beta;
     if (sp.data.type == NodeType::All) {
-      ++t.stats.predicted_all;
-      if (!cut) ++t.stats.prediction_held;
+      ++t.stats[dts::predicted_all];
+      if (!cut) ++t.stats[dts::prediction_held];
     } else if (sp.data.type == NodeType::Cut) {
-      ++t.stats.predicted_cut;
-      if (cut) ++t.stats.prediction_held;
+      ++t.stats[dts::predicted_cut];
+      if (cut) ++t.stats[dts::prediction_held];
     }
   }
 };

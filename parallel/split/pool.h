@@ -51,6 +51,7 @@
 #include "parallel/thread_pool.h"
 #include "search/hooks.h"
 #include "search/worker.h"
+#include "parallel/split/split_counters.h"
 
 namespace xq::split {
 
@@ -373,8 +374,8 @@ class Pool {
     sp->snapshot.give(t, !below);  // an owner helping below keeps its own tables
     t.ledger.to(Part::Search, t.stats);
     ++t.stats.joins;
-    if (sp->parent) ++t.stats.nested_joins;
-    if (below) ++t.stats.master_joins;
+    if (sp->parent) ++t.stats[split::nested_joins];
+    if (below) ++t.stats[split::master_joins];
     serve(t, *sp);
     t.ledger.to(Part::Idle, t.stats);
     words_[0].idle.fetch_add(1, std::memory_order_relaxed);

@@ -35,6 +35,7 @@
 #include "parallel/split/pool.h"
 #include "parallel/split/timing.h"
 #include "search/driver.h"
+#include "parallel/split/split_counters.h"
 
 namespace xq {
 namespace {
@@ -294,7 +295,7 @@ class PvSplitBackend final : public BackendBase<Table> {
     for (const auto& w : workers_) s += w->stats;
     s.critical_path = std::uint64_t(
         std::max<std::int64_t>(std::int64_t(workers_[0]->stats.nodes) + state_.crit_extra, 0));
-    s.schedule_bound = s.critical_path + state_.bound_slack;
+    s[pvsplit::schedule_bound] = s.critical_path + state_.bound_slack;
     return s;
   }
 
@@ -327,7 +328,8 @@ extern const BackendInfo kPvsplitBackend = {
     .in_default_lab = false,
     .expect = {.reach = {{"splits", 10}, {"joins", 5}, {"aborts", 1}},
                .reach_parallelism = 2.0,
-               .books_split_time = true}
+               .books_split_time = true},
+    .counter_groups = {"pv-splitting"}
 };
 
 }  // namespace xq

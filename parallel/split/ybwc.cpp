@@ -30,7 +30,9 @@ extern const BackendInfo kYbwcBackend = {
     .params = ybwc_params,
     .expect = {.reach = {{"splits", 50}, {"joins", 20}, {"aborts", 1}, {"nested_joins", 1}, {"master_joins", 1}},
                .reach_parallelism = 2.0,
-               .books_split_time = true}
+               .books_split_time = true,
+               .split_first = {.param = "eldest_first", .depth_param = "min_split_depth", .value = 0}},
+    .counter_groups = {"split points"}
 };
 
 }  // namespace xq

@@ -147,7 +147,8 @@ extern const BackendInfo kYbwcProcBackend = {
     .in_default_lab = false,
     .simulable = false,
     .expect = {.reach = {{"splits", 50}, {"joins", 20}, {"aborts", 1}, {"nested_joins", 1}, {"master_joins", 1}},
-               .reach_parallelism = 2.0}
+               .reach_parallelism = 2.0},
+    .counter_groups = {"split points"}
 };
 
 }  // namespace xq

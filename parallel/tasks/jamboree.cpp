@@ -56,6 +56,7 @@
 #include "parallel/tasks/executor.h"
 #include "search/driver.h"
 #include "search/node_type.h"
+#include "parallel/tasks/task_counters.h"
 
 namespace xq {
 namespace {
@@ -319,7 +320,7 @@ class JamHooks : public SerialHooks {
         }
       } give_back{st_, s, tw, interrupted};
       const SlotPart searching(st_, s, Part::Search);
-      ++tw.stats.tasks;
+      ++tw.stats[tasks::tasks];
       {
         const SlotPart copying(st_, s, Part::Copy);
         sim::charge(sim::Cost::Join);
@@ -371,7 +372,7 @@ class JamHooks : public SerialHooks {
     // overlap later tests.
     owner.crit_extra += std::int64_t(longest + researched);
     if (frame.cutoff.load(std::memory_order_relaxed)) {
-      w.stats.cancel_wait_seconds += split_timing::seconds_between(cut_at, split_timing::now());
+      w.stats[tasks::cancel_wait_seconds] += split_timing::seconds_between(cut_at, split_timing::now());
     } else if (!st_.shared->stopped() && !frame_cut(owner.frame)) {
       // Second phase (two-phase; ordered: whatever the frontier left): the
       // tests that failed high below beta, in move order, on this thread.
@@ -479,7 +480,7 @@ class JamboreeBackend final : public BackendBase<Table> {
       s.copy_seconds += sl.time.copy_seconds;
       s.span_seconds += sl.time.span_seconds;
     }
-    s.stolen_tasks = exec_.stolen();
+    s[tasks::stolen_tasks] = exec_.stolen();
     s.critical_path = std::uint64_t(std::int64_t(root_.stats.nodes) + root_.crit_extra);
     return s;
   }
@@ -539,7 +540,10 @@ extern const BackendInfo kJamboreeBackend = {
     .serial_at_one_thread = false,
     // The default lab runs ybwc for the backends that split (`--backends all`: every one).
     .in_default_lab = false,
-    .expect = {.reach = {{"splits", 50}, {"aborts", 1}, {"stolen_tasks", 10}, {"researches", 1}}}
+    .expect = {.reach = {{"splits", 50}, {"aborts", 1}, {"stolen_tasks", 10}, {"researches", 1}},
+               // Mandatory Work First (spawn=mwf) splits before the eldest brother.
+               .split_first = {.param = "spawn", .depth_param = "task_depth", .value = 1}},
+    .counter_groups = {"tasks"}
 };
 
 }  // namespace xq

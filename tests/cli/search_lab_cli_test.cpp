@@ -221,7 +221,7 @@ TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {
   for (const json& row : j.at("results"))
     for (const char* key : {"speedup", "efficiency", "search_overhead", "nps", "tt_hits", "splits",
                             "aborts", "bestmove_agreement", "speedup_min", "speedup_max",
-                            "paired_speedup", "coordination"})
+                            "paired_speedup", "counters"})
       EXPECT_TRUE(row.contains(key)) << key;
   EXPECT_EQ(j.at("results").front().at("speedup"), 1.0);  // the serial reference itself
   EXPECT_NE(r.err.find("lab: run 2/2"), std::string::npos) << r.err;  // progress on stderr

@@ -12,6 +12,7 @@
 #include "lab/common/suite.h"
 #include "search/options.h"
 #include "tests/parallel/lockstep.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -47,7 +48,7 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
   const Position& pos = suite[3].pos;
   const auto serial = lockstep_search<XorTable>(pos, config(1), 7, 256);
   const auto two = lockstep_search<XorTable>(pos, config(2), 7, 256);
-  EXPECT_GT(two.stats.busy_answers, 0u);
+  EXPECT_GT(two.stats[coordination::busy_answers], 0u);
   EXPECT_LT(double(two.stats.nodes), 1.5 * double(serial.stats.nodes))
       << "serial " << serial.stats.nodes << " 2 threads " << two.stats.nodes;
   // The stale alpha costs when the main thread must complete the iteration
@@ -65,7 +66,7 @@ TEST(AbdadaLockstep, ThreadsShareTheRootsBest) {
   // A lone thread claims nothing, so the backend skips its leak scan: the
   // table itself is scanned here.
   EXPECT_EQ(serial.leaks, 0u);
-  EXPECT_EQ(serial.stats.busy_answers + serial.stats.deferrals, 0u);
+  EXPECT_EQ(serial.stats[coordination::busy_answers] + serial.stats[coordination::deferrals], 0u);
 }
 
 // A root move that fails high at a stale alpha, while another thread has
@@ -81,8 +82,8 @@ TEST(AbdadaLockstep, SlowRootRetestSavesTheStaleAlphaReSearch) {
   off.set("root_retest", false);
   const auto with = lockstep_search<XorTable>(pos, config(2), 7, 256);
   const auto without = lockstep_search<XorTable>(pos, off, 7, 256);
-  EXPECT_GT(with.stats.root_retests, 0u);
-  EXPECT_EQ(without.stats.root_retests, 0u);
+  EXPECT_GT(with.stats[coordination::root_retests], 0u);
+  EXPECT_EQ(without.stats[coordination::root_retests], 0u);
   EXPECT_LT(with.stats.nodes, without.stats.nodes);
   int checked = 0;
   std::uint64_t retests = 0;
@@ -90,7 +91,7 @@ TEST(AbdadaLockstep, SlowRootRetestSavesTheStaleAlphaReSearch) {
     const auto serial = lockstep_search<XorTable>(suite[i].pos, config(1), 5, 64, true);
     const auto par = lockstep_search<SpinlockTable>(suite[i].pos, config(2), 5, 64, true);
     EXPECT_EQ(par.score, serial.score) << suite[i].name;
-    retests += par.stats.root_retests;
+    retests += par.stats[coordination::root_retests];
     ++checked;
   }
   EXPECT_EQ(checked, 8);
@@ -144,8 +145,8 @@ TEST(AbdadaLockstepSlow, SuiteOverhead) {
         "second %5llu retests %3llu\n",
         e.name.c_str(), ULL(s.stats.nodes), ULL(p.stats.nodes),
         double(p.stats.nodes) / double(s.stats.nodes), p.first_id,
-        double(p.first_nodes) / double(s.stats.nodes), ULL(p.stats.busy_answers),
-        ULL(p.stats.deferrals), ULL(p.stats.deferred_searches), ULL(p.stats.root_retests));
+        double(p.first_nodes) / double(s.stats.nodes), ULL(p.stats[coordination::busy_answers]),
+        ULL(p.stats[coordination::deferrals]), ULL(p.stats[coordination::deferred_searches]), ULL(p.stats[coordination::root_retests]));
     EXPECT_EQ(p.leaks, 0u);
     ++n;
   }

@@ -18,6 +18,7 @@
 #include "parallel/shared/first_complete.h"
 #include "parallel/params.h"
 #include "tests/support/run_xqlab.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -89,13 +90,13 @@ TEST(Abdada, NoBusyMarkRemainsAfterASearch) {
         for (const SearchOptions& o : {depth5, nodes}) {
           const SearchResult r = b->search(p, o, quiet);
           ++searches;
-          leaks += r.stats.mark_leaks;
-          underflows += r.stats.mark_underflows;
+          leaks += r.stats[coordination::mark_leaks];
+          underflows += r.stats[coordination::mark_underflows];
           if (locked) {
-            EXPECT_EQ(r.stats.mark_leaks, 0u) << scheme << " " << threads;
+            EXPECT_EQ(r.stats[coordination::mark_leaks], 0u) << scheme << " " << threads;
           }
           if (threads == 1) {
-            EXPECT_EQ(r.stats.mark_underflows, 0u) << scheme;
+            EXPECT_EQ(r.stats[coordination::mark_underflows], 0u) << scheme;
           }
         }
       if (!locked && threads == 2)
@@ -115,18 +116,18 @@ TEST(Abdada, ParametersReachTheSearch) {
   o.limits.depth = 6;
   const Position root = openings(1).front();
   const SearchResult off = abdada("xor", 2, {"abdada_reprobe_depth=0"})->search(root, o, quiet);
-  EXPECT_EQ(off.stats.cutoff_reprobes, 0u);
+  EXPECT_EQ(off.stats[coordination::cutoff_reprobes], 0u);
   EXPECT_EQ(off.depth, 6);
   const SearchResult one = abdada("spinlock", 1)->search(root, o, quiet);
-  EXPECT_EQ(one.stats.busy_answers, 0u);
-  EXPECT_EQ(one.stats.deferrals, 0u);
-  EXPECT_EQ(one.stats.deferred_searches, 0u);
-  EXPECT_EQ(one.stats.cutoff_reprobes, 0u);
+  EXPECT_EQ(one.stats[coordination::busy_answers], 0u);
+  EXPECT_EQ(one.stats[coordination::deferrals], 0u);
+  EXPECT_EQ(one.stats[coordination::deferred_searches], 0u);
+  EXPECT_EQ(one.stats[coordination::cutoff_reprobes], 0u);
   // Root moves never deferred and claims only from depth 64: nothing to defer.
   const SearchResult none =
       abdada("xor", 2, {"abdada_defer_root=no", "abdada_defer_depth=64"})->search(root, o, quiet);
-  EXPECT_EQ(none.stats.busy_answers, 0u);
-  EXPECT_EQ(none.stats.deferrals, 0u);
+  EXPECT_EQ(none.stats[coordination::busy_answers], 0u);
+  EXPECT_EQ(none.stats[coordination::deferrals], 0u);
   EXPECT_EQ(none.depth, 6);
 }
 
@@ -192,17 +193,17 @@ TEST(StressAbdada, BusyAnswersAndDeferralsHappen) {
         sum += r.stats;
         ++runs;
       }
-      EXPECT_GT(sum.busy_answers, 0u) << scheme << " " << threads;
-      EXPECT_GT(sum.deferrals, 0u) << scheme << " " << threads;
-      EXPECT_GT(sum.deferred_searches, 0u) << scheme << " " << threads;
-      EXPECT_LE(sum.deferrals, sum.busy_answers);
-      EXPECT_LE(sum.deferred_searches, sum.deferrals);
+      EXPECT_GT(sum[coordination::busy_answers], 0u) << scheme << " " << threads;
+      EXPECT_GT(sum[coordination::deferrals], 0u) << scheme << " " << threads;
+      EXPECT_GT(sum[coordination::deferred_searches], 0u) << scheme << " " << threads;
+      EXPECT_LE(sum[coordination::deferrals], sum[coordination::busy_answers]);
+      EXPECT_LE(sum[coordination::deferred_searches], sum[coordination::deferrals]);
       std::printf("[ abdada   ] %-8s %d threads: %llu busy answers, %llu deferrals, %llu second-pass "
                   "searches, %llu re-probes\n",
-                  scheme, threads, static_cast<unsigned long long>(sum.busy_answers),
-                  static_cast<unsigned long long>(sum.deferrals),
-                  static_cast<unsigned long long>(sum.deferred_searches),
-                  static_cast<unsigned long long>(sum.cutoff_reprobes));
+                  scheme, threads, static_cast<unsigned long long>(sum[coordination::busy_answers]),
+                  static_cast<unsigned long long>(sum[coordination::deferrals]),
+                  static_cast<unsigned long long>(sum[coordination::deferred_searches]),
+                  static_cast<unsigned long long>(sum[coordination::cutoff_reprobes]));
     }
   EXPECT_EQ(runs, 16);
 }

@@ -254,9 +254,9 @@ TEST(Aphid, DedicatedMasterPassesWhileHelpersSearch) {
   const SearchResult r = b->search(Position(), o, quiet);
   // Iterations 4 and 5 run APHID (plies 2): every leaf is the helper's, and
   // the master cannot finish an iteration before the first results come in.
-  EXPECT_GT(r.stats.leaf_searches, 0u);
-  EXPECT_GT(r.stats.master_passes, 2u);
-  EXPECT_GT(r.stats.uncertain_leaves, 0u);
+  EXPECT_GT(r.stats[aphid::leaf_searches], 0u);
+  EXPECT_GT(r.stats[aphid::master_passes], 2u);
+  EXPECT_GT(r.stats[aphid::uncertain_leaves], 0u);
   EXPECT_GT(r.stats.idle_seconds, 0.0) << "the master waited for results";
 }
 

@@ -39,6 +39,8 @@
 #include "tests/parallel/axes.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/support/sanitizers.h"
+#include "search/coordination.h"
+#include "parallel/shared/aphid.h"
 
 namespace xq {
 namespace {
@@ -148,7 +150,7 @@ void expect_exact(const Pair& pair, const std::vector<Position>& ps, Depth depth
                                       << " depth " << depth << " " << ps[i].fen();
       EXPECT_EQ(r.depth, depth);
       EXPECT_FALSE(r.stopped);
-      splits += r.stats.splits + r.stats.deferrals;
+      splits += r.stats.splits + r.stats[coordination::deferrals];
       nodes += r.stats.nodes;
     }
     if (b->config().threads == 1) single = nodes;
@@ -490,9 +492,9 @@ TEST(BackendSharing, OnlySerialIsAloneAndEachKindReadsItsCounter) {
     EXPECT_FALSE(shows_sharing(k, none)) << int(k);
   SearchStats split = none, marked = none, root = none, leaves = none;
   split.splits = 1;
-  marked.busy_answers = 1;
+  marked[coordination::busy_answers] = 1;
   root.critical_path = 60;
-  leaves.leaf_searches = 1;
+  leaves[aphid::leaf_searches] = 1;
   EXPECT_TRUE(shows_sharing(Sharing::Splits, split));
   EXPECT_FALSE(shows_sharing(Sharing::Splits, marked));
   EXPECT_TRUE(shows_sharing(Sharing::Marks, marked));

@@ -15,6 +15,7 @@
 #include "parallel/backend.h"
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
+#include "parallel/distributed/wire_counters.h"
 
 namespace xq::test {
 
@@ -89,8 +90,8 @@ inline SearchResult search_start_to(Backend& b, Depth depth) {
 
 // Every message of the search was received (sums over the ranks).
 inline void expect_balanced(const SearchStats& s, const std::string& what) {
-  EXPECT_EQ(s.msgs_sent, s.msgs_received) << what;
-  EXPECT_EQ(s.bytes_sent, s.bytes_received) << what;
+  EXPECT_EQ(s[dist::msgs_sent], s[dist::msgs_received]) << what;
+  EXPECT_EQ(s[dist::bytes_sent], s[dist::bytes_received]) << what;
 }
 
 // Exact mode at 1-4 ranks x 1-2 threads (`make(ranks, threads)`) on the

@@ -20,6 +20,7 @@
 #include "parallel/params.h"
 #include "tests/support/positions.h"
 #include "tests/support/sanitizers.h"
+#include "parallel/split/split_counters.h"
 
 namespace xq::dts {
 namespace {
@@ -221,18 +222,18 @@ TEST(StressDts, GratuitousSplitsLateJoinsAndPredictionsHappen) {
                 " joins %" PRIu64 " late %" PRIu64 " all %" PRIu64 " cut %" PRIu64
                 " held %" PRIu64 " wasted %" PRIu64 "\n",
                 threads, std::string(policy).c_str(), std::uint64_t(s.splits),
-                std::uint64_t(s.gratuitous_splits), std::uint64_t(s.joins),
-                std::uint64_t(s.late_joins), std::uint64_t(s.predicted_all),
-                std::uint64_t(s.predicted_cut), std::uint64_t(s.prediction_held),
+                std::uint64_t(s[dts::gratuitous_splits]), std::uint64_t(s.joins),
+                std::uint64_t(s[dts::late_joins]), std::uint64_t(s[dts::predicted_all]),
+                std::uint64_t(s[dts::predicted_cut]), std::uint64_t(s[dts::prediction_held]),
                 std::uint64_t(s.wasted_nodes));
-    EXPECT_GT(s.gratuitous_splits, 0u) << policy << " threads " << threads;
-    EXPECT_GT(s.predicted_all + s.predicted_cut, 0u) << policy << " threads " << threads;
-    EXPECT_GT(s.prediction_held, 0u) << policy << " threads " << threads;
-    EXPECT_LE(s.prediction_held, s.predicted_all + s.predicted_cut);
-    EXPECT_LE(s.late_joins, s.joins);
+    EXPECT_GT(s[dts::gratuitous_splits], 0u) << policy << " threads " << threads;
+    EXPECT_GT(s[dts::predicted_all] + s[dts::predicted_cut], 0u) << policy << " threads " << threads;
+    EXPECT_GT(s[dts::prediction_held], 0u) << policy << " threads " << threads;
+    EXPECT_LE(s[dts::prediction_held], s[dts::predicted_all] + s[dts::predicted_cut]);
+    EXPECT_LE(s[dts::late_joins], s.joins);
     EXPECT_LE(s.wasted_nodes, s.nodes);  // each node counted once at most
     EXPECT_GT(s.search_seconds, 0.0);
-    late_joins += s.late_joins;
+    late_joins += s[dts::late_joins];
     ++configurations;
   }
   EXPECT_EQ(configurations, 5);
@@ -278,7 +279,7 @@ TEST(Dts, OneThreadNeverSplits) {
   const SearchResult r = b->search(Position(), o, quiet);
   EXPECT_EQ(r.depth, 5);
   EXPECT_EQ(r.stats.splits, 0u);
-  EXPECT_EQ(r.stats.gratuitous_splits, 0u);
+  EXPECT_EQ(r.stats[dts::gratuitous_splits], 0u);
   EXPECT_GT(r.stats.search_seconds, 0.0);
 }
 

@@ -20,6 +20,7 @@
 #include "parallel/sim/machine.h"
 #include "parallel/tasks/executor.h"
 #include "tests/parallel/exact_grid.h"
+#include "parallel/tasks/task_counters.h"
 
 namespace xq {
 namespace {
@@ -66,8 +67,8 @@ TEST(Jamboree, OneThreadRunsTheTasksAndCountsWorkAndCriticalPath) {
     const SearchResult r = b->search(positions()[i], depth_options(6), quiet);
     const SearchStats& s = r.stats;
     EXPECT_GT(s.splits, 0u);
-    EXPECT_GT(s.tasks, 0u);
-    EXPECT_EQ(s.stolen_tasks, 0u) << "one thread steals from nobody";
+    EXPECT_GT(s[tasks::tasks], 0u);
+    EXPECT_EQ(s[tasks::stolen_tasks], 0u) << "one thread steals from nobody";
     EXPECT_GT(s.critical_path, 0u);
     EXPECT_LT(s.critical_path, s.nodes) << "the tests of a split are parallel work";
     ++searched;
@@ -116,8 +117,8 @@ TEST(Jamboree, SlowSimulatedTwoThreadsStealReSearchAndCancel) {
       ++searched;
     }
     EXPECT_EQ(searched, int(positions().size()));
-    EXPECT_GT(sum.tasks, 0u);
-    EXPECT_GT(sum.stolen_tasks, 0u) << "the second logical thread ran tasks";
+    EXPECT_GT(sum[tasks::tasks], 0u);
+    EXPECT_GT(sum[tasks::stolen_tasks], 0u) << "the second logical thread ran tasks";
     EXPECT_GT(sum.researches, 0u) << "some test failed high below beta";
     EXPECT_GT(sum.aborts, 0u) << "some test reached beta and cut its group off";
   }
@@ -134,8 +135,8 @@ TEST(Jamboree, SimulatedSearchIsTheSameOnEveryRun) {
       continue;
     }
     EXPECT_EQ(r.stats.nodes, first.stats.nodes);
-    EXPECT_EQ(r.stats.tasks, first.stats.tasks);
-    EXPECT_EQ(r.stats.stolen_tasks, first.stats.stolen_tasks);
+    EXPECT_EQ(r.stats[tasks::tasks], first.stats[tasks::tasks]);
+    EXPECT_EQ(r.stats[tasks::stolen_tasks], first.stats[tasks::stolen_tasks]);
     EXPECT_EQ(r.stats.critical_path, first.stats.critical_path);
     EXPECT_EQ(r.score, first.score);
     EXPECT_EQ(r.best_move, first.best_move);
@@ -148,7 +149,7 @@ TEST(Jamboree, RealThreadsSplitAndAccountTheirTime) {
   const SearchResult r = b->search(positions()[0], depth_options(7), quiet);
   const SearchStats& s = r.stats;
   EXPECT_EQ(r.depth, 7);
-  EXPECT_GT(s.tasks, 0u);
+  EXPECT_GT(s[tasks::tasks], 0u);
   EXPECT_LE(s.critical_path, s.nodes);
   // Every slot's span is booked to exactly one part (timing.h).
   const double parts = s.search_seconds + s.idle_seconds + s.lock_seconds + s.copy_seconds;

@@ -13,6 +13,8 @@
 #include "board/movegen.h"
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
+#include "parallel/shared/aphid.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -68,7 +70,7 @@ void search_and_check(Backend& b, const Position& root, const SearchOptions& o, 
   t.bad_tt_moves += r.stats.bad_tt_moves;
   t.tt_rejected += r.stats.tt_rejected;
   // Parallel work met: split points, busy marks, APHID's leaves.
-  t.splits += r.stats.splits + r.stats.busy_answers + r.stats.leaf_searches;
+  t.splits += r.stats.splits + r.stats[coordination::busy_answers] + r.stats[aphid::leaf_searches];
   if (r.stats.critical_path > 0) t.spread += r.stats.nodes - r.stats.critical_path;
   EXPECT_TRUE(r.completed) << label << " " << root.fen();
   EXPECT_GT(scores.iterations, 0) << label << " " << root.fen();

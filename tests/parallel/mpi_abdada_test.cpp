@@ -18,7 +18,13 @@
 #include "parallel/params.h"
 #include "tests/parallel/dist_checks.h"
 #include "tests/parallel/exact_grid.h"
+#include "tests/parallel/simulate.h"
+#include "tests/support/positions.h"
+#include "parallel/sim/machine.h"
 #include "tests/support/sanitizers.h"
+#include "parallel/distributed/mpi_abdada.h"
+#include "parallel/distributed/wire_counters.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -181,7 +187,7 @@ TEST(MpiAbdada, SlowExactModeIsTheSerialValueAtOneToFourRanks) {
                   return abdada_cluster(ranks, threads, ranks % 2 ? "xor" : "spinlock");
                 },
                 [&](int ranks, int, const SearchResult& r) {
-                  remote[ranks] += r.stats.remote_probes;
+                  remote[ranks] += r.stats[dist::remote_probes];
                 }),
             0);
   EXPECT_EQ(remote[1], 0u);
@@ -202,8 +208,8 @@ TEST(MpiAbdada, SlowExclusiveHomeClaimsKeepExactValues) {
   EXPECT_GT(test::expect_exact_at_one_to_four_ranks(make), 0);
   auto b = make(2, 2);
   const SearchResult r = test::search_start_to(*b, 8);
-  EXPECT_GT(r.stats.remote_probes, 0u);
-  EXPECT_EQ(r.stats.mark_leaks, 0u);
+  EXPECT_GT(r.stats[dist::remote_probes], 0u);
+  EXPECT_EQ(r.stats[coordination::mark_leaks], 0u);
   expect_balanced(r.stats, "home_claims=exclusive");
 }
 
@@ -213,8 +219,8 @@ TEST(MpiAbdada, SlowOneRankOfOneThreadIsTheSerialSearchNodeForNode) {
   set_param(c, "ranks=1");
   auto one = make_backend("mpi-abdada", c);
   const int compared = test::expect_serial_node_for_node(*one, [](const SearchResult& r) {
-    EXPECT_EQ(r.stats.msgs_sent, 0u);
-    EXPECT_EQ(r.stats.busy_answers, 0u);
+    EXPECT_EQ(r.stats[dist::msgs_sent], 0u);
+    EXPECT_EQ(r.stats[coordination::busy_answers], 0u);
   });
   EXPECT_GE(compared, 10);
 }
@@ -230,20 +236,20 @@ TEST(MpiAbdada, OneSearcherCountPerDeepNodeForTheWholeCluster) {
     auto b = abdada_cluster(ranks, 2, "spinlock", 4, /*replica_depth=*/0);
     const SearchResult r = test::search_start_to(*b, 8);
     const std::string what = std::to_string(ranks) + " ranks";
-    EXPECT_GT(r.stats.remote_probes, 0u) << what;
-    EXPECT_GT(r.stats.busy_answers, 0u) << what;
-    EXPECT_GT(r.stats.deferred_searches, 0u) << what;
-    EXPECT_EQ(r.stats.mark_leaks, 0u) << what;
-    EXPECT_LE(r.stats.mark_underflows * 100, r.stats.remote_probes) << what;
+    EXPECT_GT(r.stats[dist::remote_probes], 0u) << what;
+    EXPECT_GT(r.stats[coordination::busy_answers], 0u) << what;
+    EXPECT_GT(r.stats[coordination::deferred_searches], 0u) << what;
+    EXPECT_EQ(r.stats[coordination::mark_leaks], 0u) << what;
+    EXPECT_LE(r.stats[coordination::mark_underflows] * 100, r.stats[dist::remote_probes]) << what;
     // Every deep store of a node homed elsewhere went home, and arrived.
-    EXPECT_GT(r.stats.entries_shipped, 0u) << what;
-    EXPECT_EQ(r.stats.entries_shipped, r.stats.entries_offered) << what;
-    EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped) << what;
+    EXPECT_GT(r.stats[dist::entries_shipped], 0u) << what;
+    EXPECT_EQ(r.stats[dist::entries_shipped], r.stats[dist::entries_offered]) << what;
+    EXPECT_EQ(r.stats[dist::entries_received], r.stats[dist::entries_shipped]) << what;
     // A round trip is timed when its answer came (a stopping rank's waiting
     // threads give up on theirs).
     EXPECT_GT(r.round_trips.total(), 0u) << what;
-    EXPECT_LE(r.round_trips.total(), r.stats.remote_probes) << what;
-    EXPECT_GT(r.stats.remote_wait_seconds, 0.0) << what;
+    EXPECT_LE(r.round_trips.total(), r.stats[dist::remote_probes]) << what;
+    EXPECT_GT(r.stats[dist::remote_wait_seconds], 0.0) << what;
     EXPECT_LE(r.round_trips.quantile_us(0.5), r.round_trips.quantile_us(0.99)) << what;
     expect_balanced(r.stats, what);
   }
@@ -261,15 +267,15 @@ TEST(MpiAbdada, ShallowerStoresAreReplicatedToEveryRank) {
       const SearchResult r = test::search_start_to(*b, 7);
       const std::string what =
           std::to_string(ranks) + " ranks, replica_depth " + std::to_string(replica_depth);
-      EXPECT_EQ(r.stats.entries_shipped, r.stats.entries_offered) << what;
+      EXPECT_EQ(r.stats[dist::entries_shipped], r.stats[dist::entries_offered]) << what;
       if (ranks == 2 || replica_depth == 0)
-        EXPECT_EQ(r.stats.entries_received, r.stats.entries_shipped) << what;
+        EXPECT_EQ(r.stats[dist::entries_received], r.stats[dist::entries_shipped]) << what;
       else  // the replicas twice, the home stores once
-        EXPECT_GT(r.stats.entries_received, r.stats.entries_shipped) << what;
-      EXPECT_LE(r.stats.entries_received, r.stats.entries_shipped * std::uint64_t(ranks - 1))
+        EXPECT_GT(r.stats[dist::entries_received], r.stats[dist::entries_shipped]) << what;
+      EXPECT_LE(r.stats[dist::entries_received], r.stats[dist::entries_shipped] * std::uint64_t(ranks - 1))
           << what;
       expect_balanced(r.stats, what);
-      received[replica_depth] = r.stats.entries_received;
+      received[replica_depth] = r.stats[dist::entries_received];
       ++searched;
     }
     // Depths 1 to 3 outnumber the deep stores many times over.
@@ -296,14 +302,14 @@ TEST(MpiAbdada, AStoppedSearchCountsItsMarksAtTheNextStart) {
     Observer quiet;
     const SearchResult r = b->search(Position(), o, quiet);
     stopped += r.stopped;
-    EXPECT_EQ(r.stats.mark_leaks, 0u) << "search " << i;
-    EXPECT_GT(r.stats.remote_probes, 0u) << "search " << i;
+    EXPECT_EQ(r.stats[coordination::mark_leaks], 0u) << "search " << i;
+    EXPECT_GT(r.stats[dist::remote_probes], 0u) << "search " << i;
     expect_balanced(r.stats, "search " + std::to_string(i));
   }
   EXPECT_EQ(stopped, 4);
   const SearchResult r = test::search_start_to(*b, 6);
   EXPECT_FALSE(r.stopped);
-  EXPECT_EQ(r.stats.mark_leaks, 0u);
+  EXPECT_EQ(r.stats[coordination::mark_leaks], 0u);
 }
 
 TEST(MpiAbdada, TheNodeLimitBindsEveryRank) {
@@ -315,6 +321,96 @@ TEST(MpiAbdada, StartStopCyclesAtTwoToFourRanksEndDrained) {
   EXPECT_EQ(test::expect_cycles_end_drained(
                 [](int ranks) { return abdada_cluster(ranks, 1, "xor", 3); }),
             600);
+}
+
+// mpi-abdada on the simulated machine (parallel/sim): every rank's threads
+// and wire thread are logical threads, messages due in virtual time.
+test::Simulated abdada_sim(Backend& b, const Position& pos, Depth depth, std::uint64_t seed = 1,
+                           const sim::Costs& costs = sim::Costs{}) {
+  SearchOptions o;
+  o.limits.depth = depth;
+  return test::simulate(b, pos, o, 1, seed, 64, costs);
+}
+
+// Every rank's threads share the root's running best, as one process's
+// threads do: a rank adopts a best another rank found before its next root
+// move (root_adoptions counts them; a lone rank of one thread has nobody's
+// to adopt). Deterministic: the simulated machine with fixed seeds.
+TEST(MpiAbdadaSim, SlowRanksAdoptEachOthersRootBest) {
+  std::uint64_t adopted = 0, alone = 0;
+  int searched = 0;
+  for (const Position& p : test::contract_positions(1)) {
+    for (std::uint64_t seed : {1, 2}) {
+      auto two = test::loop_cluster("mpi-abdada", 2, 1, "xor", {});
+      adopted += abdada_sim(*two, p, 6, seed).result.stats[coordination::root_adoptions];
+      ++searched;
+    }
+    auto one = test::loop_cluster("mpi-abdada", 1, 1, "xor", {});
+    alone += abdada_sim(*one, p, 6).result.stats[coordination::root_adoptions];
+  }
+  EXPECT_GE(searched, 4);
+  EXPECT_GT(adopted, 0u);
+  EXPECT_EQ(alone, 0u);
+}
+
+// mpi-abdada's home_claims=exclusive sends only the claims that can be
+// deferred home: on the simulated machine (deterministic, so two runs
+// compare) the same searches make fewer round trips than with
+// home_claims=all, and still make some.
+TEST(MpiAbdadaSim, SlowExclusiveHomeClaimsMakeFewerRoundTrips) {
+  std::uint64_t trips[2] = {};
+  int searched = 0;
+  for (const Position& p : test::contract_positions(1))
+    for (int i = 0; i < 2; ++i) {
+      auto b = test::loop_cluster("mpi-abdada", 2, 1, "xor",
+                            {"home_depth=3", std::string("home_claims=") + (i ? "exclusive" : "all")});
+      trips[i] += abdada_sim(*b, p, 7).result.stats[dist::remote_probes];
+      ++searched;
+    }
+  EXPECT_GE(searched, 4);
+  EXPECT_GT(trips[1], 0u);
+  EXPECT_LT(trips[1], trips[0]);
+}
+
+// A round trip costs what the machine's wire says: two flights and four
+// message costs at the least, in virtual time; a slower wire, more.
+TEST(MpiAbdadaSim, RoundTripsTakeTheWiresVirtualTime) {
+  const Position p = test::contract_positions(1)[0];
+  for (const sim::Time latency : {sim::Time(2'000'000), sim::Time(50'000'000)}) {
+    sim::Costs costs;
+    costs.latency = latency;
+    auto b = test::loop_cluster("mpi-abdada", 2, 1, "xor", {});
+    const test::Simulated s = abdada_sim(*b, p, 7, 1, costs);
+    const RoundTrips& trips = s.result.round_trips;
+    ASSERT_GT(trips.total(), 0u) << latency;
+    const double least_us = sim::seconds(2 * latency + 4 * costs.message) * 1e6;
+    // The histogram's buckets are a quarter octave (19 %) wide.
+    EXPECT_GE(trips.quantile_us(0.5), least_us / 1.19) << latency;
+    EXPECT_LE(trips.quantile_us(0.5), least_us * 1.5) << latency;
+    EXPECT_GT(s.result.stats[dist::remote_wait_seconds], 0.0);
+    EXPECT_LT(s.result.stats[dist::remote_wait_seconds], s.seconds * 2);
+  }
+}
+
+// A thread that waits on claims counts few nodes, so it looks at the clock
+// seldom: rank 0's wire thread looks for it (at least once a millisecond)
+// and wakes it. On a slow wire (5 ms a flight) a 50 ms search ends within
+// four flights of its time, in virtual time (the STOP's, the FIN's, an
+// answer that another rank awaits, one to spare): 60 and 65 ms at 2 and 3
+// ranks; 111 and 81 ms when only the waiting thread looked at the clock.
+TEST(MpiAbdadaSim, AMovetimeSearchOnASlowWireEndsNearItsTime) {
+  const Position p = test::contract_positions(1)[0];
+  sim::Costs costs;
+  costs.latency = sim::Time(5'000'000'000);  // ps
+  for (int ranks : {2, 3}) {
+    auto b = test::loop_cluster("mpi-abdada", ranks, 1, "xor", {});
+    SearchOptions o;
+    o.limits.movetime_ms = 50;
+    const test::Simulated s = test::simulate(*b, p, o, 1, 1, 1024, costs);
+    EXPECT_TRUE(s.result.stopped) << ranks;
+    EXPECT_GT(s.result.round_trips.total(), 0u) << ranks;
+    EXPECT_LE(s.seconds, 0.050 + 4 * sim::seconds(costs.latency)) << ranks;
+  }
 }
 
 }  // namespace

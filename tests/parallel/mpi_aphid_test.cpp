@@ -15,6 +15,8 @@
 #include "parallel/params.h"
 #include "tests/parallel/dist_checks.h"
 #include "tests/parallel/exact_grid.h"
+#include "parallel/distributed/wire_counters.h"
+#include "parallel/shared/aphid.h"
 
 namespace xq {
 namespace {
@@ -41,11 +43,11 @@ TEST(MpiAphid, SlowOneRankOfOneThreadIsAphidNodeForNode) {
     const SearchResult a = threads->search(p, o, quiet);
     const SearchResult b = ranks->search(p, o, quiet);
     EXPECT_EQ(a.stats.nodes, b.stats.nodes) << p.fen();
-    EXPECT_EQ(a.stats.master_passes, b.stats.master_passes) << p.fen();
+    EXPECT_EQ(a.stats[aphid::master_passes], b.stats[aphid::master_passes]) << p.fen();
     EXPECT_EQ(a.score, b.score) << p.fen();
     EXPECT_EQ(a.best_move, b.best_move) << p.fen();
-    EXPECT_EQ(b.stats.msgs_sent, 0u) << p.fen();
-    EXPECT_GT(b.stats.master_passes, 0u) << p.fen();
+    EXPECT_EQ(b.stats[dist::msgs_sent], 0u) << p.fen();
+    EXPECT_GT(b.stats[aphid::master_passes], 0u) << p.fen();
     ++compared;
   }
   EXPECT_GE(compared, 10);
@@ -87,12 +89,12 @@ TEST(MpiAphid, SlowLeavesAreSearchedOnTheOtherRanks) {
     const std::string what = std::string(dedicated ? "dedicated master" : "searching master") +
                              ", queue " + std::to_string(queue);
     EXPECT_EQ(r.depth, 8) << what;
-    EXPECT_GT(r.stats.master_passes, 0u) << what;
-    EXPECT_GT(r.stats.leaf_searches, 0u) << what;
+    EXPECT_GT(r.stats[aphid::master_passes], 0u) << what;
+    EXPECT_GT(r.stats[aphid::leaf_searches], 0u) << what;
     ASSERT_EQ(r.ranks.size(), 3u) << what;
     for (const RankFigures& f : r.ranks) EXPECT_GT(f.nodes, 0u) << what;
     // A job goes out and each of its depths comes back in one message.
-    EXPECT_GT(r.stats.msgs_sent, 2 * r.stats.leaf_searches / 3) << what;
+    EXPECT_GT(r.stats[dist::msgs_sent], 2 * r.stats[aphid::leaf_searches] / 3) << what;
     test::expect_balanced(r.stats, what);
     if (dedicated) {
       // Rank 0 searched the shallow iterations serially and the top trees.

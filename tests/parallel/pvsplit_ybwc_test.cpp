@@ -17,6 +17,7 @@
 #include "hashing/schemes.h"
 #include "parallel/backend.h"
 #include "tests/parallel/exact_grid.h"
+#include "parallel/split/split_counters.h"
 
 namespace xq {
 namespace {
@@ -211,11 +212,11 @@ TEST(SplitPool, SlowWorkAndCriticalPath) {
         // pvsplit's schedule bound: at least the critical path (a region
         // takes at least its longest move), at most all the work.
         if (std::string(name) == "pvsplit") {
-          EXPECT_GE(s.schedule_bound, s.critical_path) << p.fen();
-          EXPECT_LE(s.schedule_bound, s.nodes) << p.fen();
-          if (s.splits == 0) EXPECT_EQ(s.schedule_bound, s.nodes) << p.fen();
+          EXPECT_GE(s[pvsplit::schedule_bound], s.critical_path) << p.fen();
+          EXPECT_LE(s[pvsplit::schedule_bound], s.nodes) << p.fen();
+          if (s.splits == 0) EXPECT_EQ(s[pvsplit::schedule_bound], s.nodes) << p.fen();
         } else {
-          EXPECT_EQ(s.schedule_bound, 0u) << name;
+          EXPECT_EQ(s[pvsplit::schedule_bound], 0u) << name;
         }
         ++searched;
       }

@@ -16,6 +16,7 @@
 #include "parallel/params.h"
 #include "search/driver.h"
 #include "tests/board/csv.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -122,11 +123,11 @@ void expect_deferrals(int threads, Depth depth, std::size_t positions) {
   for (const Position& p : shared_openings(positions)) {
     const SearchResult r = b->search(p, o, quiet);
     EXPECT_EQ(r.depth, depth);
-    EXPECT_EQ(r.stats.mark_leaks, 0u) << p.fen();
-    EXPECT_EQ(r.stats.mark_underflows, 0u) << p.fen();
-    EXPECT_GE(r.stats.busy_answers, r.stats.deferrals);
-    deferrals += r.stats.deferrals;
-    deferred_searches += r.stats.deferred_searches;
+    EXPECT_EQ(r.stats[coordination::mark_leaks], 0u) << p.fen();
+    EXPECT_EQ(r.stats[coordination::mark_underflows], 0u) << p.fen();
+    EXPECT_GE(r.stats[coordination::busy_answers], r.stats[coordination::deferrals]);
+    deferrals += r.stats[coordination::deferrals];
+    deferred_searches += r.stats[coordination::deferred_searches];
     ++ran;
   }
   EXPECT_EQ(ran, positions);
@@ -142,9 +143,9 @@ TEST(AbdadaSimple, OneThreadNeverDefers) {
   SearchOptions o;
   o.limits.depth = 6;
   const SearchResult r = b->search(shared_openings(1)[0], o, quiet);
-  EXPECT_EQ(r.stats.deferrals, 0u);
-  EXPECT_EQ(r.stats.busy_answers, 0u);
-  EXPECT_EQ(r.stats.mark_leaks, 0u);
+  EXPECT_EQ(r.stats[coordination::deferrals], 0u);
+  EXPECT_EQ(r.stats[coordination::busy_answers], 0u);
+  EXPECT_EQ(r.stats[coordination::mark_leaks], 0u);
 }
 
 // A stop unwinds every thread through every node on its stack: no mark stays.
@@ -156,8 +157,8 @@ TEST(AbdadaSimple, StopLeavesNoMark) {
     Observer quiet;
     const SearchResult r = b->search(Position(), o, quiet);
     EXPECT_TRUE(r.stopped);
-    EXPECT_EQ(r.stats.mark_leaks, 0u);
-    EXPECT_EQ(r.stats.mark_underflows, 0u);
+    EXPECT_EQ(r.stats[coordination::mark_leaks], 0u);
+    EXPECT_EQ(r.stats[coordination::mark_underflows], 0u);
   }
 }
 
@@ -180,7 +181,7 @@ TEST(AbdadaSimple, GeometryAndDepthsAreParameters) {
   Observer quiet;
   SearchOptions o;
   o.limits.depth = 5;
-  EXPECT_EQ(b->search(Position(), o, quiet).stats.mark_leaks, 0u);
+  EXPECT_EQ(b->search(Position(), o, quiet).stats[coordination::mark_leaks], 0u);
 }
 
 // Bounded for ThreadSanitizer: the deferral lane must not be vacuous.

@@ -27,6 +27,7 @@
 #include "parallel/sim/machine.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/parallel/simulate.h"
+#include "search/coordination.h"
 
 namespace xq {
 namespace {
@@ -112,7 +113,7 @@ TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
       EXPECT_EQ(s.result.score, expected[i]) << GetParam() << " threads " << threads << " "
                                              << ps[i].fen();
       EXPECT_EQ(s.result.depth, 4);
-      EXPECT_EQ(s.result.stats.mark_leaks, 0u);
+      EXPECT_EQ(s.result.stats[coordination::mark_leaks], 0u);
       ++searched;
     }
   }
@@ -145,7 +146,7 @@ Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed
     const Simulated s = simulate(*b, p, sim_depth(5), threads, seed);
     const SearchStats& st = s.result.stats;
     f.counts.insert(f.counts.end(), {st.nodes, st.qnodes, st.splits, st.joins, st.aborts,
-                                     st.tt_hits, st.busy_answers, st.deferrals, s.switches,
+                                     st.tt_hits, st[coordination::busy_answers], st[coordination::deferrals], s.switches,
                                      std::uint64_t(s.result.best_move.raw()),
                                      std::uint64_t(std::int64_t(s.result.score))});
     f.times.insert(f.times.end(), {s.seconds, st.search_seconds, st.idle_seconds,

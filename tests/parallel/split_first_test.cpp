@@ -24,28 +24,45 @@ const std::vector<Position>& split_first_positions() {
 }
 
 std::unique_ptr<Backend> make(const std::string& backend, int threads, const std::string& scheme,
-                              const std::string& param, int value, Depth split_depth) {
+                              std::string_view param, std::int64_t value, Depth split_depth) {
   BackendConfig c;
   c.threads = threads;
   c.hash_mib = 1;
   c.hash = scheme;
   c.set(param, value);
-  c.set(backend == "jamboree" ? "task_depth" : "min_split_depth", split_depth);
+  const std::string_view depth = find_backend(backend).expect.split_first.depth_param;
+  c.set(depth.empty() ? std::string_view("min_split_depth") : depth, split_depth);
   return make_backend(backend, c);
 }
 
+// Every backend that declares a split-first policy (BackendExpectations).
 struct Policy {
-  std::string backend, param;
-  int value;  // the setting that splits before the eldest brother
+  std::string backend;
+  std::string_view param;
+  std::int64_t value;  // the setting that splits before the eldest brother
 };
-const Policy kPolicies[] = {
-    {"ybwc", "eldest_first", 0}, {"dts", "eldest_first", 0}, {"jamboree", "spawn", 1}};
+const std::vector<Policy>& policies() {
+  static const std::vector<Policy> v = [] {
+    std::vector<Policy> out;
+    for (const BackendInfo& b : backends())
+      if (!b.expect.split_first.param.empty())
+        out.push_back({std::string(b.name), b.expect.split_first.param, b.expect.split_first.value});
+    return out;
+  }();
+  return v;
+}
+
+TEST(SplitFirst, EachSplittingFamilyDeclaresAPolicy) {
+  // Tree splitting on the split pool (ybwc, dts) and Mandatory Work First
+  // on the task engine (jamboree) when this build has them.
+  EXPECT_GE(policies().size(), 2u);
+}
 
 TEST(SplitFirst, SlowEveryPolicyKeepsTheSerialValue) {
   const std::vector<Position>& ps = split_first_positions();
   const std::vector<Value>& expected = test::serial_values(ps, 4);
   int searched = 0;
-  for (const Policy& k : kPolicies) {
+  for (const Policy& k : policies()) {
     SearchStats sum;
     for (const char* scheme : {"xor", "spinlock"})
       for (int threads : {1, 2, 3})
@@ -62,13 +79,13 @@ TEST(SplitFirst, SlowEveryPolicyKeepsTheSerialValue) {
     EXPECT_LT(sum.eldest_splits, sum.splits)
         << k.backend << ": nodes that did not split first still split after the eldest brother";
   }
-  EXPECT_EQ(searched, int(std::size(kPolicies) * 2 * 3 * ps.size()));
+  EXPECT_EQ(searched, int(policies().size() * 2 * 3 * ps.size()));
 }
 
 // The defaults never split before the eldest brother.
 TEST(SplitFirst, TheDefaultsWaitForTheEldestBrother) {
   int searched = 0;
-  for (const Policy& k : kPolicies) {
+  for (const Policy& k : policies()) {
     SearchStats sum;
     for (const Position& p : split_first_positions()) {
       auto b = make(k.backend, 2, "xor", k.param, 1 - k.value, 2);
@@ -79,7 +96,7 @@ TEST(SplitFirst, TheDefaultsWaitForTheEldestBrother) {
     EXPECT_GT(sum.splits, 0u) << k.backend;
     EXPECT_EQ(sum.eldest_splits, 0u) << k.backend;
   }
-  EXPECT_EQ(searched, int(std::size(kPolicies) * split_first_positions().size()));
+  EXPECT_EQ(searched, int(policies().size() * split_first_positions().size()));
 }
 
 SearchStats simulate(Backend& b, const Position& p, Depth depth, int threads) {

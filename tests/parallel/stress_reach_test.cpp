@@ -27,6 +27,7 @@
 #include "tests/parallel/axes.h"
 #include "tests/support/positions.h"
 #include "tests/support/sanitizers.h"
+#include "parallel/distributed/wire_counters.h"
 
 namespace xq {
 namespace {
@@ -85,8 +86,8 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   for (const CounterFloor& f : e.reach)
     EXPECT_GE(counter(s, f.counter), f.at_least) << pair << ": " << f.counter;
   if (e.reach_parallelism > 0) EXPECT_GE(parallelism(s), e.reach_parallelism) << pair;
-  EXPECT_EQ(s.msgs_sent, s.msgs_received) << pair;
-  EXPECT_EQ(s.bytes_sent, s.bytes_received) << pair;
+  EXPECT_EQ(s[dist::msgs_sent], s[dist::msgs_received]) << pair;
+  EXPECT_EQ(s[dist::bytes_sent], s[dist::bytes_received]) << pair;
 }
 
 // Whether every bound holds (expect_reach asserts them one by one).

@@ -47,14 +47,19 @@ void expect_same(const LabRun& a, const LabRun& b) {
   EXPECT_EQ(a.result.score, b.result.score);
   EXPECT_EQ(a.result.depth, b.result.depth);
   EXPECT_EQ(a.result.completed, b.result.completed);
-  EXPECT_EQ(a.result.stats.nodes.load(), b.result.stats.nodes.load());
-  EXPECT_EQ(a.result.stats.qnodes.load(), b.result.stats.qnodes.load());
-  EXPECT_EQ(a.result.stats.tt_hits.load(), b.result.stats.tt_hits.load());
-  EXPECT_EQ(a.result.stats.idle_seconds.load(), b.result.stats.idle_seconds.load());
-  EXPECT_EQ(a.result.stats.critical_path.load(), b.result.stats.critical_path.load());
-  EXPECT_EQ(a.result.stats.schedule_bound.load(), b.result.stats.schedule_bound.load());
-  EXPECT_EQ(a.result.stats.cancel_wait_seconds.load(), b.result.stats.cancel_wait_seconds.load());
+  // Every counter, core and declared, by name.
+  int counters = 0;
+  for_each_counter(a.result.stats, [&](const char* name, const auto&) {
+    EXPECT_EQ(counter_value(a.result.stats, name), counter_value(b.result.stats, name)) << name;
+    ++counters;
+  });
+  EXPECT_EQ(counters, search_counter_count());
 }
+
+// Counters this test declares as a family would (search/counters.h).
+const DeclaredCount journal_test_count{{.group = "journal test", .name = "journal_test_count"}};
+const DeclaredSeconds journal_test_seconds{{.group = "journal test", .name = "journal_test_seconds",
+                                            .unit = "seconds"}};
 
 TEST(LabJournal, ASearchReadsBackExactly) {
   const LabSettings s = small_settings();
@@ -76,8 +81,8 @@ TEST(LabJournal, ASearchReadsBackExactly) {
   r.result.stats.tt_hits = 7;
   r.result.stats.idle_seconds = 2.0 / 7.0;
   r.result.stats.critical_path = 1000;
-  r.result.stats.schedule_bound = 1234;
-  r.result.stats.cancel_wait_seconds = 1.0 / 9.0;  // jamboree's abort latency, summed
+  r.result.stats[journal_test_count] = 1234;       // a declared count
+  r.result.stats[journal_test_seconds] = 1.0 / 9.0;  // declared seconds
   const std::string line = journal_line(s, r);
   const LabRun back = from_journal_line(line, s, suite);
   expect_same(r, back);
