@@ -487,9 +487,11 @@ using MpiAbdadaBackend = dist::ClusterBackend<Table, AbdadaMode>;
 
 }  // namespace
 
-bool dist::serve_mpi_abdada(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
-  return serve_cluster<AbdadaMode, SearcherCountTables>(c, wire, std::move(early));
-}
+// How its ranks other than 0 serve (parallel/distributed/rank.h).
+const dist::RankServer kMpiAbdadaServer{"mpi-abdada", [](const BackendConfig& c, dist::Transport& wire,
+                                          std::vector<dist::Message> early) {
+  return dist::serve_cluster<AbdadaMode, SearcherCountTables>(c, wire, std::move(early));
+}};
 
 // The registry's entry (parallel/registry.cpp): the schemes abdada takes.
 extern const BackendInfo kMpiAbdadaBackend = {

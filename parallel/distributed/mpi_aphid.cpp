@@ -387,9 +387,11 @@ using MpiAphidBackend = dist::ClusterBackend<Table, AphidMode>;
 
 }  // namespace
 
-bool dist::serve_mpi_aphid(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
-  return serve_cluster<AphidMode, EveryTable>(c, wire, std::move(early));
-}
+// How its ranks other than 0 serve (parallel/distributed/rank.h).
+const dist::RankServer kMpiAphidServer{"mpi-aphid", [](const BackendConfig& c, dist::Transport& wire,
+                                          std::vector<dist::Message> early) {
+  return dist::serve_cluster<AphidMode, EveryTable>(c, wire, std::move(early));
+}};
 
 // The registry's entry (parallel/registry.cpp): every scheme; perthread,
 // each searcher its own table, by default.

@@ -144,9 +144,11 @@ using MpiLazyBackend = dist::ClusterBackend<Table, LazyMode>;
 
 }  // namespace
 
-bool dist::serve_mpi_lazy(const BackendConfig& c, Transport& wire, std::vector<Message> early) {
-  return serve_cluster<LazyMode, EveryTable>(c, wire, std::move(early));
-}
+// How its ranks other than 0 serve (parallel/distributed/rank.h).
+const dist::RankServer kMpiLazyServer{"mpi-lazy", [](const BackendConfig& c, dist::Transport& wire,
+                                          std::vector<dist::Message> early) {
+  return dist::serve_cluster<LazyMode, EveryTable>(c, wire, std::move(early));
+}};
 
 // The registry's entry (parallel/registry.cpp): every scheme.
 extern const BackendInfo kMpiLazyBackend = {

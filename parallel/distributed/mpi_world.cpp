@@ -38,11 +38,23 @@ std::atomic<bool> g_claimed{false};
 
 }  // namespace
 
+namespace {
+
+std::vector<std::pair<std::string_view, ServeFn>>& rank_servers() {
+  static std::vector<std::pair<std::string_view, ServeFn>> v;
+  return v;
+}
+
+}  // namespace
+
+RankServer::RankServer(std::string_view backend, ServeFn serve) {
+  rank_servers().emplace_back(backend, serve);
+}
+
 bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire,
                    std::vector<Message> early) {
-  if (backend == "mpi-lazy") return serve_mpi_lazy(c, wire, std::move(early));
-  if (backend == "mpi-abdada") return serve_mpi_abdada(c, wire, std::move(early));
-  if (backend == "mpi-aphid") return serve_mpi_aphid(c, wire, std::move(early));
+  for (const auto& [name, serve] : rank_servers())
+    if (name == backend) return serve(c, wire, std::move(early));
   throw std::runtime_error("rank " + std::to_string(wire.rank()) + " cannot serve backend '" +
                            std::string(backend) + "'");
 }

@@ -319,12 +319,15 @@ inline std::string get_config(Reader& r, BackendConfig& c) {
 // Quit (returns false) or Shutdown (rank 0 is leaving: returns true).
 // `early`: the backend's messages from other ranks that reached this rank
 // before its CONFIG did (they count in its first search). Each distributed
-// backend's file defines its serve_ function below.
+// backend's file registers how its ranks serve with a RankServer of its
+// own (a namespace-scope object: the file is linked because the registry
+// names its BackendInfo), so that this folder keeps no list of backends.
 bool serve_backend(std::string_view backend, const BackendConfig& c, Transport& wire,
                    std::vector<Message> early);
-bool serve_mpi_lazy(const BackendConfig& c, Transport& wire, std::vector<Message> early);
-bool serve_mpi_abdada(const BackendConfig& c, Transport& wire, std::vector<Message> early);
-bool serve_mpi_aphid(const BackendConfig& c, Transport& wire, std::vector<Message> early);
+using ServeFn = bool (*)(const BackendConfig& c, Transport& wire, std::vector<Message> early);
+struct RankServer {
+  RankServer(std::string_view backend, ServeFn serve);
+};
 
 // The stats' wire counters from a rank's traffic over one search.
 inline void add_traffic(SearchStats& s, const Traffic& t) {
