@@ -86,7 +86,8 @@ TEST(DistSim, ExactAtOneToFourRanksIsTheSerialValue) {
           ++searched;
         }
   }
-  EXPECT_EQ(searched, 2 * 8 * 3);
+  EXPECT_GE(dist_backends().size(), 1u);
+  EXPECT_EQ(searched, int(dist_backends().size()) * 8 * 3);
 }
 
 // The same inputs and seed give the same counts, messages and virtual
