@@ -134,6 +134,11 @@ struct BackendExpectations {
     std::string_view param, depth_param;
     std::int64_t value = 0;
   } split_first = {};
+  // Parameters that let a small test search (depth 3-8) reach its
+  // machinery, set by the suites that build it for such searches (the MPI
+  // lane's tests/mpi/mpi_support.h): a distributed backend's shipping or
+  // home depth, say. Empty: its defaults do.
+  std::vector<std::pair<std::string_view, std::int64_t>> small_search = {};
 };
 
 struct BackendInfo {

@@ -533,7 +533,8 @@ extern const BackendInfo kMpiAbdadaBackend = {
     // threads, messages due in virtual time (parallel/distributed/loop.cpp).
     .simulable = true,
     .distributed = true,
-    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}, {"entries_received", 50}, {"remote_probes", 100}}},
+    .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}, {"entries_received", 50}, {"remote_probes", 100}},
+               .small_search = {{"home_depth", 2}}},
     .counter_groups = {"coordination", "wire", "remote claims"}
 };
 

@@ -188,7 +188,8 @@ extern const BackendInfo kMpiLazyBackend = {
     // threads, messages due in virtual time (parallel/distributed/loop.cpp).
     .simulable = true,
     .distributed = true,
-    .expect = {.reach = {{"entries_received", 100}}},
+    .expect = {.reach = {{"entries_received", 100}},
+               .small_search = {{"share_depth", 2}}},
     .counter_groups = {"wire"}
 };
 

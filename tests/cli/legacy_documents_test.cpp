@@ -60,7 +60,8 @@ TEST(LegacyDocuments, RecommendReadsTheirTimeToDepthFigures) {
   int rows = 0;
   for (const std::string& name : kDocuments) {
     const Json doc = read(name);
-    const std::vector<lab::games::LabFigures> f = lab::games::lab_figures(doc);
+    // The reader `recommend --lab-json FILE` runs.
+    const std::vector<lab::games::LabFigures> f = lab::games::read_lab_json(kDir + name);
     ASSERT_EQ(f.size(), doc["results"].size()) << name;
     for (std::size_t i = 0; i < f.size(); ++i) {
       EXPECT_EQ(f[i].backend, doc["results"][i]["backend"].get<std::string>());

@@ -1,10 +1,10 @@
-// The distributed backends (mpi-lazy, mpi-abdada, mpi-aphid) over the MPI
-// wire. Two kinds of test in one binary:
+// The distributed backends over the MPI wire; a backend's own tests there
+// live in tests/mpi/<backend>_mpi_test.cpp (the same binary). Two kinds:
 //  * MpiWorld.*: run by ctest under `mpiexec -n N` (N = 2, 3, 4): rank 0
 //    runs GoogleTest, the other ranks serve the backends it builds, as
 //    xqlab's own ranks do. For each backend: exact mode returns the serial
 //    value at 1..N ranks x 1-2 threads, one rank is the serial search node
-//    for node (mpi-lazy, mpi-abdada), APHID's leaves are searched on every
+//    for node (mpi-lazy), APHID's leaves are searched on every
 //    rank, every search ends drained (sent = received, rank by rank),
 //    200 start/stop cycles end, and bad requests are refused in one line.
 //  * MpiLaunch.*: run as a plain process; they start `mpiexec ... xqlab` and
@@ -27,8 +27,8 @@
 #include "parallel/params.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/parallel/dist_checks.h"
+#include "tests/mpi/mpi_support.h"
 #include "tests/support/run_xqlab.h"
-#include "parallel/distributed/mpi_abdada.h"
 #include "parallel/distributed/wire_counters.h"
 #include "parallel/shared/aphid.h"
 #include "search/coordination.h"
@@ -38,52 +38,13 @@ namespace {
 
 using namespace std::chrono_literals;
 
-int world_size() { return dist::mpi_world() ? dist::mpi_world()->size() : 0; }
-
-// Every distributed backend (the registry's; read at the first call, not
-// during static initialisation, when the backends' own declarations may not
-// be initialised yet).
-const std::vector<std::string>& dist_backends() {
-  static const std::vector<std::string> v = [] {
-    std::vector<std::string> out;
-    for (const BackendInfo& b : backends())
-      if (b.distributed) out.emplace_back(b.name);
-    return out;
-  }();
-  return v;
-}
-
-std::unique_ptr<Backend> on_mpi(const std::string& backend, int ranks, int threads,
-                                const std::string& scheme = "xor", int depth_param = 2) {
-  BackendConfig c;
-  c.hash = scheme;
-  c.threads = threads;
-  c.hash_mib = 4;
-  set_param(c, "wire=mpi");
-  set_param(c, "ranks=" + std::to_string(ranks));
-  // Small depths for the small searches here: shipped entries, home claims.
-  if (backend != "mpi-aphid")
-    set_param(c, (backend == "mpi-lazy" ? "share_depth=" : "home_depth=") +
-                     std::to_string(depth_param));
-  return make_backend(backend, c);
-}
-
-// Sent = received over the whole search, and every rank reported.
-void expect_drained(const SearchResult& r, int ranks, const std::string& what) {
-  EXPECT_EQ(r.stats[dist::msgs_sent], r.stats[dist::msgs_received]) << what;
-  EXPECT_EQ(r.stats[dist::bytes_sent], r.stats[dist::bytes_received]) << what;
-  ASSERT_EQ(int(r.ranks.size()), ranks) << what;
-  std::uint64_t nodes = 0;
-  for (const RankFigures& f : r.ranks) nodes += f.nodes;
-  EXPECT_EQ(nodes, r.stats.nodes) << what;
-}
-
-class MpiWorld : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (world_size() < 2) GTEST_SKIP() << "not started by mpiexec with 2 or more ranks";
-  }
-};
+using mpitest::dist_backends;
+using mpitest::expect_drained;
+using mpitest::launch;
+using mpitest::mpiexec;
+using mpitest::MpiWorld;
+using mpitest::on_mpi;
+using mpitest::world_size;
 
 TEST_F(MpiWorld, ExactModeIsTheSerialValueAtEveryRankCount) {
   std::vector<Position> ps = test::contract_positions(2);
@@ -108,38 +69,11 @@ TEST_F(MpiWorld, ExactModeIsTheSerialValueAtEveryRankCount) {
   EXPECT_EQ(searched, int(dist_backends().size()) * world_size() * 2 * int(ps.size()));
 }
 
-TEST_F(MpiWorld, OneRankIsTheSerialSearchNodeForNode) {
-  for (const std::string backend : {"mpi-lazy", "mpi-abdada"}) {
-    auto one = on_mpi(backend, 1, 1);
-    const int compared = test::expect_serial_node_for_node(*one);
-    EXPECT_GE(compared, 10) << backend;
-  }
+TEST_F(MpiWorld, OneRankOfMpiLazyIsTheSerialSearchNodeForNode) {
+  auto one = on_mpi("mpi-lazy", 1, 1);
+  EXPECT_GE(test::expect_serial_node_for_node(*one), 10);
 }
 
-TEST_F(MpiWorld, DeepNodesAreClaimedAtTheirHomesAcrossProcesses) {
-  const int ranks = world_size();
-  auto b = on_mpi("mpi-abdada", ranks, 1, "spinlock", 4);
-  SearchOptions o;
-  o.limits.depth = 8;
-  Observer quiet;
-  const SearchResult r = b->search(Position(), o, quiet);
-  EXPECT_GT(r.stats[dist::remote_probes], 0u);
-  EXPECT_GT(r.round_trips.total(), 0u);
-  EXPECT_GT(r.stats[coordination::busy_answers], 0u);
-  EXPECT_EQ(r.stats[coordination::mark_leaks], 0u);
-  // Every store offered was shipped: a deep one to its home (received
-  // once), a shallower one (replica_depth 1 up to home_depth) to every
-  // other rank (received once per rank).
-  EXPECT_GT(r.stats[dist::entries_shipped], 0u);
-  EXPECT_EQ(r.stats[dist::entries_shipped], r.stats[dist::entries_offered]);
-  if (ranks == 2)
-    EXPECT_EQ(r.stats[dist::entries_received], r.stats[dist::entries_shipped]);
-  else
-    EXPECT_GT(r.stats[dist::entries_received], r.stats[dist::entries_shipped]);
-  EXPECT_LE(r.stats[dist::entries_received], r.stats[dist::entries_shipped] * std::uint64_t(ranks - 1));
-  expect_drained(r, ranks, "mpi-abdada depth 8");
-  for (const RankFigures& f : r.ranks) EXPECT_GT(f.nodes, 0u) << "every rank searched";
-}
 
 // APHID across processes: rank 0's master hands leaves to the other ranks'
 // searchers, whose results reach its table (with a dedicated master, every
@@ -213,12 +147,16 @@ TEST_F(MpiWorld, BadRequestsAreRefusedInOneLine) {
                                          " processes");
   }
   auto first = on_mpi("mpi-lazy", 2, 1);
+  // Any other distributed backend (the registry's last) is refused the
+  // ranks mpi-lazy holds.
+  const std::string other = dist_backends().back();
+  ASSERT_NE(other, "mpi-lazy");
   try {
-    on_mpi("mpi-abdada", 2, 1);
+    on_mpi(other, 2, 1);
     ADD_FAILURE() << "two backends were given the same ranks";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
-              "mpi-abdada: the MPI ranks already serve another backend (one at a time)");
+              other + ": the MPI ranks already serve another backend (one at a time)");
   }
   // The first still works.
   Observer quiet;
@@ -228,20 +166,6 @@ TEST_F(MpiWorld, BadRequestsAreRefusedInOneLine) {
 }
 
 // ---------------------------------------------------------------- launched
-
-std::string mpiexec() { return XQLAB_MPIEXEC; }
-
-// Runs `mpiexec -n N [flags] xqlab ARGS` (run_xqlab runs xqlab itself, so
-// the launcher goes through a shell-free exec of mpiexec with xqlab after it).
-test::XqlabRun launch(int n, const std::vector<std::string>& flags,
-                      const std::vector<std::string>& args, test::RunLimits limits = {}) {
-  std::vector<std::string> all = {"-n", std::to_string(n), "--oversubscribe"};
-  all.insert(all.end(), flags.begin(), flags.end());
-  all.push_back(XQLAB_BINARY);
-  all.insert(all.end(), args.begin(), args.end());
-  limits.program = mpiexec();
-  return test::run_xqlab(all, limits);
-}
 
 // "E<TAB>src<TAB>dst<TAB>N bytes<TAB>M msgs sent..." lines of Open MPI's
 // monitoring (user point-to-point messages), summed per sender.
@@ -308,20 +232,6 @@ TEST(MpiLaunch, TheEngineSpeaksUciFromRankZero) {
   EXPECT_EQ(r.out.find("uciok"), r.out.rfind("uciok")) << r.out;
 }
 
-// `uci:mpirun ...` as a match's player: the engine under mpiexec plays
-// whole games against a local one, each new game on the same ranks.
-TEST(MpiLaunch, AnEngineUnderMpirunPlaysAMatch) {
-  const std::string spec = "uci:" + mpiexec() + " -n 2 --oversubscribe " + XQLAB_BINARY +
-                           " engine,Backend=mpi-abdada,name=cluster";
-  const test::XqlabRun r = test::xqlab({"match", "--engine", spec, "--engine", "xqlab",
-                                        "--games", "2", "--depth", "3", "--json"});
-  ASSERT_EQ(r.status, 0) << r.err;
-  const nlohmann::json j = nlohmann::json::parse(r.out.substr(0, r.out.find('\n')));
-  const nlohmann::json& p = j.at("match").at("pairings").at(0);
-  EXPECT_EQ(p.at("wins").get<int>() + p.at("draws").get<int>() + p.at("losses").get<int>(), 2)
-      << r.out;
-  EXPECT_EQ(p.at("forfeits").get<int>(), 0) << r.out;
-}
 
 // A rank that dies mid-search (killed: fault injection) ends the job at
 // once: no hang, a non-zero exit, and rank 0 says so in one line (with
