@@ -35,13 +35,6 @@ double counter_value(const SearchStats& s, std::string_view name) {
   return v;
 }
 
-bool counter_exists(std::string_view name) {
-  bool found = false;
-  const SearchStats none;
-  for_each_counter(none, [&](std::string_view n, const auto&) { found = found || n == name; });
-  return found;
-}
-
 std::optional<int> SearchResult::mate() const {
   if (score >= kMateInMaxPly) return (kMate - score + 1) / 2;
   if (score <= -kMateInMaxPly) return -((kMate + score) / 2);

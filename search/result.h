@@ -167,8 +167,6 @@ void for_each_counter(Stats& s, F&& f) {
 inline int search_counter_count() { return kCoreCounters + int(declared_counters().size()); }
 // The counter of `s` named `name`, as a double (0 when no counter has that name).
 double counter_value(const SearchStats& s, std::string_view name);
-// Whether a counter of that name exists (core or declared).
-bool counter_exists(std::string_view name);
 
 // One rank of a distributed search (parallel/distributed/): its nodes and what it
 // sent and received over the wire, message bodies only.

@@ -107,7 +107,7 @@ TEST(DistCodec, RequestStatsAndBallotRoundTrip) {
   });
   // The core's and every declared counter travel (this binary links every
   // family: 31 declared on 2026-12-02, and the wire's own at least).
-  EXPECT_EQ(counters, kCoreCounters + int(declared_counters().size()));
+  EXPECT_EQ(counters, search_counter_count());
   EXPECT_GE(declared_counters().size(), 7u);
   const dist::Ballot b = dist::get_ballot(r);
   EXPECT_EQ(b.move, MoveList(pos).moves[2]);
