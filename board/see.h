@@ -5,7 +5,7 @@
 // high that no side trades it. Xiangqi's geometry is taken exactly: cannons
 // need one screen (and a capture can create or remove one), horses and
 // elephants need their leg / eye empty, pawns attack sideways only across
-// the river. Used by the modern search profile's pruning (search/search.h).
+// the river. Used by the modern search profile's pruning (search/node_selectivity.h).
 #pragma once
 
 #include "board/position.h"

@@ -73,7 +73,7 @@ struct SearchStats {
   Counter fail_high_first;   // ... on the first move searched
   Counter null_tries;
   Counter null_cutoffs;
-  // The modern profile's selectivity (search/search.h): late-move reduced
+  // The modern profile's selectivity (search/node_selectivity.h): late-move reduced
   // searches and those re-searched at full depth after failing high; moves
   // pruned unsearched (move count, futility, SEE); nodes cut off by their
   // static value or a shallow search (reverse futility, razoring, ProbCut,

@@ -1,5 +1,5 @@
 // How the node function searches a younger brother at a split point
-// (Search::split_and_merge). Kept beside search.h, whose one child search
+// (Search::split_and_merge). Kept beside search/node.h, whose one child search
 // (Search::child) it calls; only the split-point backends instantiate it.
 #pragma once
 

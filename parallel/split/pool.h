@@ -75,7 +75,7 @@ inline std::vector<ParamSpec> pool_params() {
            {"no", "yes"},
            0},
           // Off: Finkel and Fishburn's tree splitting, the ablation of the
-          // young brothers' wait (search/search.h Step 7').
+          // young brothers' wait (search/node.h Step 7').
           {"eldest_first",
            "a node splits only once its eldest brother is searched (yes: young brothers wait) "
            "or before it, all its moves at once (no: tree splitting)",

@@ -1,5 +1,5 @@
 // The policies that split a node before its eldest brother is searched
-// (search/search.h Step 7'): tree splitting on the split pool
+// (search/node.h Step 7'): tree splitting on the split pool
 // (eldest_first=no, ybwc and dts) and Mandatory Work First on the task
 // engine (spawn=mwf, jamboree). Both keep the serial value in exact mode
 // (DESIGN.md §4) and both really split before the eldest brother
