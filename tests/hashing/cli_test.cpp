@@ -69,7 +69,7 @@ TEST(HashCli, RoundsInterleaveTheSchemes) {
   const XqlabRun marks =
       run_xqlab({"stress", "--mode", "marks", "--hash", "all", "--ops", "100", "--json"});
   ASSERT_EQ(marks.status, 0) << marks.err;
-  EXPECT_EQ(marks.out.find("perthread"), std::string::npos) << marks.out;
+  EXPECT_EQ(marks.out.find("\"hash\":\"perthread\""), std::string::npos) << marks.out;
   EXPECT_NE(marks.out.find("\"spinlock\""), std::string::npos) << marks.out;
   const XqlabRun text = run_xqlab({"stress", "--hash", "xor,sandwich", "--rounds", "3", "--ops", "100"});
   ASSERT_EQ(text.status, 0) << text.err;

@@ -39,6 +39,7 @@
 #include "tests/parallel/axes.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/support/sanitizers.h"
+#include "tests/support/schemes.h"
 #include "search/coordination.h"
 #include "parallel/shared/aphid.h"
 
@@ -437,6 +438,7 @@ INSTANTIATE_TEST_SUITE_P(All, BackendReport, ::testing::ValuesIn(all_backends())
 class SerialDeterminism : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(SerialDeterminism, SameNodesTwiceAfterClear) {
+  XQ_SKIP_UNLESS_SCHEME_BUILT(GetParam());
   auto b = build("serial", std::string(GetParam()), 1, 4);
   Observer quiet;
   SearchOptions o;

@@ -21,7 +21,7 @@ TEST(LabRunner, InterleavesPositionByPositionInAlternatingOrder) {
   LabSettings s;
   s.depth = 2;
   s.runs = 2;
-  s.configs = {{"serial", "xor", 1, {}}, {"serial", "spinlock", 1, {}}, {"serial", "mutex", 1, {}}};
+  s.configs = {{"serial", "xor", 1, {}}, {"serial", "spinlock", 1, {}}, {"serial", "perthread", 1, {}}};
   std::vector<std::pair<int, int>> order;  // (run, position x 10 + config)
   std::vector<double> summed(s.configs.size() * 2, 0.0);
   int passes = 0;
