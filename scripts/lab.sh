@@ -12,8 +12,14 @@ out="${XQLAB_RESULTS:-$root/results}"
 # the tests use).
 # The build prints a progress line every tenth of its steps (and whatever
 # the compiler reports of an error), not its every step.
-echo "xqlab: building build/xqlab (Release, link-time optimisation)" >&2
-XQLAB_DEPS_PROFILE=main XQLAB_BUILD_TARGETS=xqlab "$root/scripts/build.sh" "$root/build" 2>&1 |
+# Without link-time optimisation: an A/B on 2026-12-02 (bench/nps_ab.sh, 9
+# position-interleaved passes, depth 9) gave LTO 1.043 [1.021, 1.075] x the
+# serial nodes per second for about a third more build CPU -- some two
+# minutes of this job's build to save some ten seconds of its searches,
+# which are at a fixed depth and compare backends built alike. A measured
+# figure that wants LTO builds with scripts/build.sh (LTO by default).
+echo "xqlab: building build/xqlab (Release, -O3, no link-time optimisation)" >&2
+XQLAB_DEPS_PROFILE=main XQLAB_BUILD_TARGETS=xqlab "$root/scripts/build.sh" "$root/build" -DXQLAB_LTO=OFF 2>&1 |
   awk '/^\[[0-9]+\/[0-9]+\]/ {
          split(substr($1, 2), a, "/"); p = int(100 * a[1] / a[2])
          if (p >= next_p) { printf "build: %3d %% (%d of %d steps)\n", p, a[1], a[2]; fflush(); next_p = p - p % 10 + 10 }
