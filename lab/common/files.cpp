@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace xq::lab::common {
@@ -51,6 +53,14 @@ void check_writable(const std::string& path) {
   if (fd < 0) throw failure("write", tmp);
   ::close(fd);
   std::remove(tmp.c_str());
+}
+
+std::optional<std::string> read_whole_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return std::nullopt;
+  std::ostringstream text;
+  text << f.rdbuf();
+  return text.str();
 }
 
 }  // namespace xq::lab::common

@@ -4,6 +4,7 @@
 // one, never a truncated or placeholder file.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace xq::lab::common {
@@ -17,5 +18,9 @@ void write_file_atomically(const std::string& path, const std::string& text);
 // (then removed): the check a job makes before hours of work, without
 // touching `path` itself.
 void check_writable(const std::string& path);
+
+// The whole content of the file at `path`, or nothing when it cannot be
+// opened.
+std::optional<std::string> read_whole_file(const std::string& path);
 
 }  // namespace xq::lab::common

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
+
+#include "lab/common/files.h"
 
 namespace xq::lab::report::targets {
 namespace {
@@ -143,10 +144,8 @@ LinkCheck check_links(const std::string& folder) {
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
     ++check.files;
-    std::ifstream f(file, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    for (const MarkdownLink& link : relative_links(s.str())) {
+    for (const MarkdownLink& link :
+         relative_links(common::read_whole_file(file.string()).value_or(""))) {
       ++check.links;
       const std::string path =
           percent_decoded(link.target.substr(0, link.target.find_first_of("#?")));

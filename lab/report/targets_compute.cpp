@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "lab/common/files.h"
 #include "lab/common/stats.h"
 
 namespace xq::lab::report::targets {
@@ -173,22 +174,22 @@ const std::vector<Json>& DocumentCache::values(const std::string& path) {
   if (known != read_.end()) return known->second;
   if (ends_with(path, ".gz"))
     throw TargetError("document '" + path + "' is gzipped; xqlab has no gzip reader yet");
-  std::ifstream f(fs::path(root_) / path, std::ios::binary);
-  if (!f) throw TargetError("document '" + path + "' is missing (under '" + root_ + "')");
+  const std::optional<std::string> text =
+      common::read_whole_file((fs::path(root_) / path).string());
+  if (!text) throw TargetError("document '" + path + "' is missing (under '" + root_ + "')");
   std::vector<Json> values;
   std::string line;
   int line_no = 0;
   try {
     if (ends_with(path, ".jsonl")) {
-      while (std::getline(f, line)) {
+      std::istringstream lines(*text);
+      while (std::getline(lines, line)) {
         ++line_no;
         if (line.find_first_not_of(" \t\r") != std::string::npos)
           values.push_back(Json::parse(line));
       }
     } else {
-      std::ostringstream s;
-      s << f.rdbuf();
-      values.push_back(Json::parse(s.str()));
+      values.push_back(Json::parse(*text));
     }
   } catch (const Json::exception& e) {
     throw TargetError("document '" + path + "'" +

@@ -1,10 +1,10 @@
 // parse_targets and read_targets of lab/report/targets_index.h: the schema
 // checked key by key, so that a slip in targets.json is one line naming the
 // target rather than an exception from deep inside the JSON library.
-#include <fstream>
 #include <set>
 #include <sstream>
 
+#include "lab/common/files.h"
 #include "lab/report/targets_index.h"
 
 namespace xq::lab::report::targets {
@@ -112,13 +112,11 @@ std::vector<Target> parse_targets(const Json& doc) {
 }
 
 std::vector<Target> read_targets(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw TargetError("targets file '" + path + "' is missing");
-  std::ostringstream s;
-  s << f.rdbuf();
+  const std::optional<std::string> text = common::read_whole_file(path);
+  if (!text) throw TargetError("targets file '" + path + "' is missing");
   Json doc;
   try {
-    doc = Json::parse(s.str());
+    doc = Json::parse(*text);
   } catch (const Json::exception& e) {
     std::string what = e.what();
     for (char& c : what)
