@@ -7,6 +7,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "lab/common/files.h"
 #include "lab/common/text.h"
 #include "lab/games/player.h"
 
@@ -120,6 +121,9 @@ void check_config(const MatchConfig& c) {
   if (c.games < 1) throw std::invalid_argument("--games must be at least 1");
   if (c.sprt) common::validate(*c.sprt);
   if (c.resume && c.results_path.empty()) throw std::invalid_argument("--resume needs --results FILE");
+  if (common::is_gzip_path(c.results_path))
+    throw std::invalid_argument("--results '" + c.results_path + "': a match appends one line per "
+                                "game; give a plain file and gzip it when the match is over");
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 
+#include "lab/common/files.h"
 #include "lab/common/text.h"
 
 namespace xq::lab::games {
@@ -75,8 +78,14 @@ std::string verdict_of(const Recommendation& r, const MatchConfig& c, const Matc
 }  // namespace
 
 std::vector<LabFigures> read_lab_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot read --lab-json file '" + path + "'");
+  std::optional<std::string> text;
+  try {
+    text = common::read_whole_file(path);  // a compressed document (.gz) too
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  if (!text) throw std::invalid_argument("cannot read --lab-json file '" + path + "'");
+  std::istringstream in(*text);
   std::vector<LabFigures> out;
   std::string line;
   try {

@@ -2,10 +2,12 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
+#include "lab/common/files.h"
 #include "lab/report/report_parts.h"
 #include "lab/report/svg.h"
 
@@ -88,12 +90,10 @@ std::vector<ReportInput> read_report_inputs(const std::vector<std::string>& path
   for (const std::string& p : paths) {
     ReportInput in;
     in.path = p;
-    std::ifstream f(p, std::ios::binary);
-    in.found = bool(f);
+    const std::optional<std::string> text = common::read_whole_file(p);  // .gz too
+    in.found = text.has_value();
     if (in.found) {
-      std::ostringstream s;
-      s << f.rdbuf();
-      in.docs = parse_docs(p, s.str());
+      in.docs = parse_docs(p, *text);
       for (const Json& d : in.docs)
         if (document_kind(d).empty())
           throw std::invalid_argument("report input '" + p + "' holds a document that is none of "

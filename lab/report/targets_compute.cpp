@@ -169,19 +169,27 @@ bool DocumentCache::exists(const std::string& path) const {
   return fs::is_regular_file(fs::path(root_) / path, ec);
 }
 
+std::uintmax_t DocumentCache::bytes(const std::string& path) const {
+  std::error_code ec;
+  const std::uintmax_t n = fs::file_size(fs::path(root_) / path, ec);
+  return ec ? 0 : n;
+}
+
 const std::vector<Json>& DocumentCache::values(const std::string& path) {
   const auto known = read_.find(path);
   if (known != read_.end()) return known->second;
-  if (ends_with(path, ".gz"))
-    throw TargetError("document '" + path + "' is gzipped; xqlab has no gzip reader yet");
-  const std::optional<std::string> text =
-      common::read_whole_file((fs::path(root_) / path).string());
+  std::optional<std::string> text;
+  try {
+    text = common::read_whole_file((fs::path(root_) / path).string());  // .gz too
+  } catch (const std::runtime_error& e) {
+    throw TargetError(e.what());
+  }
   if (!text) throw TargetError("document '" + path + "' is missing (under '" + root_ + "')");
   std::vector<Json> values;
   std::string line;
   int line_no = 0;
   try {
-    if (ends_with(path, ".jsonl")) {
+    if (ends_with(path, ".jsonl") || ends_with(path, ".jsonl.gz")) {
       std::istringstream lines(*text);
       while (std::getline(lines, line)) {
         ++line_no;

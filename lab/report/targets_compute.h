@@ -3,6 +3,7 @@
 // The recorded text is the contract: the index generator compares the two.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -23,12 +24,16 @@ class DocumentCache {
   explicit DocumentCache(std::string root) : root_(std::move(root)) {}
 
   // The file's JSON values: one for a document, one per non-empty line for
-  // `.jsonl`. Throws TargetError (no target named) when the file is
-  // missing, unreadable, `.gz` (no gzip reader yet) or not JSON.
+  // `.jsonl` (either decompressed when the name ends in `.gz`). Throws
+  // TargetError (no target named) when the file is missing, unreadable,
+  // not whole gzip data or not JSON.
   const std::vector<Json>& values(const std::string& path);
 
   // Whether the file exists under the root.
   bool exists(const std::string& path) const;
+
+  // The file's size in bytes (as stored: compressed for `.gz`).
+  std::uintmax_t bytes(const std::string& path) const;
 
  private:
   std::string root_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "lab/common/files.h"
+
 namespace xq::lab::report::targets {
 namespace {
 
@@ -211,9 +213,15 @@ ResultsIndex build_results_index(const std::vector<Target>& targets, DocumentCac
       machines.push_back(t.machine);
       machine_keys[t.machine] = "m" + std::to_string(machines.size());
     }
-    for (const std::string& d : t.documents)
-      if (!is_commit_reference(d) && !cache.exists(d))
-        throw TargetError("target '" + t.id + "': document '" + d + "' is missing");
+    for (const std::string& d : t.documents) {
+      if (is_commit_reference(d)) continue;
+      if (!cache.exists(d)) throw TargetError("target '" + t.id + "': document '" + d + "' is missing");
+      if (!common::is_gzip_path(d) && cache.bytes(d) > kMaxPlainDocumentBytes)
+        throw TargetError("target '" + t.id + "': document '" + d + "' is " +
+                          std::to_string(cache.bytes(d)) + " bytes; one over " +
+                          std::to_string(kMaxPlainDocumentBytes / 1024) +
+                          " KB is committed gzipped (gzip -9n; docs/results/README.md)");
+    }
     std::string figure = t.text;
     if (!t.compute.is_null()) {
       try {

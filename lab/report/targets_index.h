@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,10 @@ namespace xq::lab::report::targets {
 // Every line of the index fits this many characters (a row that does not,
 // even with its command and documents moved under keys, is an error).
 inline constexpr std::size_t kMaxIndexLine = 400;
+
+// A cited document larger than this is committed gzipped (its name ends in
+// ".gz"; docs/results/README.md).
+inline constexpr std::uintmax_t kMaxPlainDocumentBytes = 256 * 1024;
 
 struct Target {
   std::string id, section, measures, acceptance, command;

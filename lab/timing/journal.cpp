@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -128,11 +129,14 @@ LabRun from_journal_line(const std::string& line, const LabSettings& s,
 
 std::vector<LabRun> read_journal(const std::string& path, const LabSettings& s,
                                  const std::vector<common::SuiteEntry>& suite) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read journal '" + path + "'");
-  std::ostringstream read;
-  read << in.rdbuf();
-  const std::string text = read.str();
+  std::optional<std::string> whole;
+  try {
+    whole = common::read_whole_file(path);  // a compressed journal (.gz) too
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  if (!whole) throw std::invalid_argument("cannot read journal '" + path + "'");
+  const std::string& text = *whole;
   // A last line without its line break is one the process did not finish.
   const bool torn_end = !text.empty() && text.back() != '\n';
   std::vector<std::string> lines;

@@ -330,6 +330,14 @@ TEST(MatchCli, BadInputIsOneLine) {
   test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--tc", "fast", "--openings", suite}), "tc");
   test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--openings", suite}), "one engine");
   test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--resume", "--openings", suite}), "resume");
+  // A match appends a line per game: a compressed results file is refused
+  // before any game, and nothing is written.
+  const std::string gz = xq::test::temp_path("match", "games.jsonl.gz");
+  std::remove(gz.c_str());
+  const test::XqlabRun r = test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--results", gz, "--openings", suite});
+  test::expect_one_line_error(r, "gz results");
+  EXPECT_NE(r.err.find("gzip it when the match is over"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::ifstream(gz).good());
 }
 
 TEST(RecommendCli, SaysWhenTheEvidenceIsNotEnough) {

@@ -5,7 +5,9 @@
 #include "lab/report/targets_index.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -184,9 +186,37 @@ TEST(TargetsIndex, ErrorsNameTheTarget) {
 TEST(TargetsIndex, GzippedAndJsonLinesDocuments) {
   DocumentCache cache(kIndexRoot);
   EXPECT_TRUE(has(index_error([&] { cache.values("docs/results/lab.json.gz"); }),
-                  "gzipped; xqlab has no gzip reader yet"));
+                  "document 'docs/results/lab.json.gz' is missing"));
   EXPECT_EQ(cache.values("docs/results/stress.jsonl").size(), 6u) << "a blank line is skipped";
+  // The same lines compressed by gzip -9 -n: read as the plain file.
+  EXPECT_EQ(cache.values("docs/results/stress.jsonl.gz"), cache.values("docs/results/stress.jsonl"));
   EXPECT_EQ(cache.values("docs/results/lab.json").size(), 1u);
+}
+
+TEST(TargetsIndex, APlainDocumentOver256KbIsAnError) {
+  // A copy of the fixture with one large document cited by the target whose
+  // figure is typed (nothing reads it): plain it is refused, gzipped it is not.
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("xq-index-size-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::copy(kIndexRoot, root, fs::copy_options::recursive);
+  const std::string big((kMaxPlainDocumentBytes + 1), ' ');
+  std::ofstream(root / "docs/results/big.json", std::ios::binary) << big;
+  Json doc = fixture_targets_json();
+  int typed = -1;
+  for (std::size_t k = 0; k < doc["targets"].size(); ++k)
+    if (doc["targets"][k]["compute"].is_null() && typed < 0) typed = int(k);
+  ASSERT_GE(typed, 0);
+  doc["targets"][std::size_t(typed)]["documents"].push_back("docs/results/big.json");
+  DocumentCache plain(root.string());
+  const std::string e = index_error([&] { build_results_index(parse_targets(doc), plain); });
+  EXPECT_TRUE(has(e, "document 'docs/results/big.json' is 262145 bytes; one over 256 KB is "
+                     "committed gzipped")) << e;
+  ASSERT_EQ(std::system(("gzip -9n '" + (root / "docs/results/big.json").string() + "'").c_str()), 0);
+  doc["targets"][std::size_t(typed)]["documents"].back() = "docs/results/big.json.gz";
+  DocumentCache gzipped(root.string());
+  EXPECT_EQ(build_results_index(parse_targets(doc), gzipped).counts.targets, 8);
+  fs::remove_all(root);
 }
 
 TEST(TargetsIndex, StressAggregates) {
