@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/usage_error.h"
+#include "lab/common/meta.h"
 #include "parallel/distributed/mpi_world.h"
 
 namespace {
@@ -76,6 +77,7 @@ int run(int argc, char** argv) {
   xq::cli::invocation().assign(argv, argv + argc);
   CLI::App app{"xqlab: a laboratory for parallel alpha-beta search in Xiangqi", "xqlab"};
   app.require_subcommand(1);
+  app.footer("xqlab --version: the version, commit, build and compiler flags.");
   const std::vector<xq::cli::Command> commands = {
       xq::cli::add_perft(app),     xq::cli::add_search(app),   xq::cli::add_lab(app),
       xq::cli::add_ablation(app),  xq::cli::add_solve(app),    xq::cli::add_stress(app),
@@ -89,6 +91,11 @@ int run(int argc, char** argv) {
   const std::string first = argv[1];
   if (first == "help") {
     std::printf("%s", app.help().c_str());
+    return 0;
+  }
+  if (first == "--version") {
+    if (argc > 2) return report("", "--version takes no arguments", 2);
+    std::printf("%s\n", xq::lab::common::version_line().c_str());
     return 0;
   }
   std::string name;

@@ -73,6 +73,11 @@ RunMeta run_meta(const std::vector<std::string>& args) {
   return m;
 }
 
+std::string version_line() {
+  return std::string("xqlab ") + XQLAB_VERSION + " (commit " + XQLAB_COMMIT + "; build " +
+         XQLAB_BUILD + "; flags " + XQLAB_FLAGS + ")";
+}
+
 void to_json(Json& j, const RunMeta& m) {
   j = Json{{"command", m.command}, {"date", m.date},  {"commit", m.commit},
            {"nproc", m.nproc},     {"cpu", m.cpu},

@@ -32,4 +32,10 @@ std::string command_line(const std::vector<std::string>& args);
 
 void to_json(Json& j, const RunMeta& m);
 
+// What `xqlab --version` prints, one line: "xqlab 0.1.0 (commit abc1234;
+// build Release, LTO, -march=native, GNU 12.2.0; flags -O3 -DNDEBUG ...)"
+// -- the version, and the commit and build every JSON `meta` carries, with
+// the compiler flags.
+std::string version_line();
+
 }  // namespace xq::lab::common

@@ -1,10 +1,15 @@
 #include "lab/common/suite.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "board/movegen.h"
 #include "lab/common/csv.h"
+#include "xqlab_build.h"
 
 #ifndef XQLAB_DATA_DIR
 #define XQLAB_DATA_DIR "data"
@@ -33,8 +38,36 @@ std::vector<SuiteEntry> load_suite(const std::string& path) {
   return out;
 }
 
+namespace {
+
+// The folder of the running binary ("" when /proc cannot say).
+std::string executable_dir() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "";
+  const std::string path(buf, std::size_t(n));
+  return path.substr(0, path.rfind('/'));
+}
+
+bool has_data(const std::string& dir) { return std::ifstream(dir + "/openings.csv").good(); }
+
+bool inside(const std::string& path, const std::string& dir) {
+  return path.size() >= dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+         (path.size() == dir.size() || path[dir.size()] == '/');
+}
+
+}  // namespace
+
 std::string data_dir() {
-  if (std::ifstream(std::string(XQLAB_DATA_DIR) + "/openings.csv")) return XQLAB_DATA_DIR;
+  const std::string exe = executable_dir();
+  if (!exe.empty()) {
+    const std::string share =
+        (std::filesystem::path(exe) / ".." / "share" / "xqlab").lexically_normal().string();
+    if (has_data(share)) return share;
+  }
+  if (const char* env = std::getenv("XQLAB_DATA_DIR"); env && *env) return env;
+  if (!exe.empty() && inside(exe, XQLAB_BUILD_TREE) && has_data(XQLAB_DATA_DIR))
+    return XQLAB_DATA_DIR;
   return "data";
 }
 

@@ -19,7 +19,11 @@ struct SuiteEntry {
 // FEN, a position without a legal move, or a file without positions.
 std::vector<SuiteEntry> load_suite(const std::string& path);
 
-// The shipped suites' folder (data/ of the source tree).
+// The shipped suites' folder (the suites, the simulator's profiles), the
+// first of: PREFIX/share/xqlab beside an installed binary (PREFIX/bin/xqlab,
+// `cmake --install`); the environment's XQLAB_DATA_DIR; for a binary inside
+// its build tree, the source tree's data/; ./data. An installed binary
+// never reads the source tree.
 std::string data_dir();
 // data/openings.csv: the default suite of lab and ablation.
 std::string default_suite_path();

@@ -80,6 +80,10 @@ struct RunLimits {
   // The program run, when not xqlab itself (a launcher such as mpiexec,
   // given xqlab among its arguments).
   std::string program;
+  // The working directory it starts in (empty: the test's own).
+  std::string cwd;
+  // NAME=VALUE pairs added to (or replacing those of) its environment.
+  std::vector<std::string> env;
 };
 
 // With interrupt_after_first_line: whether the program has written what the
@@ -111,6 +115,19 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
   std::vector<char*> argv;
   for (std::string& a : argv_s) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // The environment, built before fork (the child may only exec).
+  std::vector<std::string> env_s;
+  for (char** e = environ; *e; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('=') + 1);
+    bool replaced = false;
+    for (const std::string& x : limits.env) replaced = replaced || x.rfind(key, 0) == 0;
+    if (!replaced) env_s.push_back(entry);
+  }
+  env_s.insert(env_s.end(), limits.env.begin(), limits.env.end());
+  std::vector<char*> envp;
+  for (std::string& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
 
   XqlabRun r;
   const pid_t pid = ::fork();
@@ -125,7 +142,8 @@ inline XqlabRun run_xqlab(const std::vector<std::string>& args, RunLimits limits
     if (in < 0 || out < 0 || err < 0 || ::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 ||
         ::dup2(err, 2) < 0)
       ::_exit(127);
-    ::execv(argv[0], argv.data());
+    if (!limits.cwd.empty() && ::chdir(limits.cwd.c_str()) != 0) ::_exit(127);
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   using Clock = std::chrono::steady_clock;
