@@ -116,6 +116,17 @@ void check_writable(const std::string& path) {
   std::remove(tmp.c_str());
 }
 
+std::string read_input_file(const std::string& path, const std::string& what) {
+  std::optional<std::string> text;
+  try {
+    text = read_whole_file(path);
+  } catch (const std::runtime_error& e) {
+    throw std::invalid_argument(e.what());
+  }
+  if (!text) throw std::invalid_argument("cannot read " + what + " '" + path + "'");
+  return *text;
+}
+
 std::optional<std::string> read_whole_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return std::nullopt;

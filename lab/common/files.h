@@ -28,6 +28,11 @@ void check_writable(const std::string& path);
 // naming the path when a ".gz" file is not whole gzip data.
 std::optional<std::string> read_whole_file(const std::string& path);
 
+// read_whole_file for an input the user named: the text, or
+// std::invalid_argument (a bad-input error) "cannot read WHAT 'PATH'" when
+// the file cannot be opened, or naming the path when its gzip data is bad.
+std::string read_input_file(const std::string& path, const std::string& what);
+
 // True when `path` ends in ".gz".
 bool is_gzip_path(const std::string& path);
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -78,14 +77,7 @@ std::string verdict_of(const Recommendation& r, const MatchConfig& c, const Matc
 }  // namespace
 
 std::vector<LabFigures> read_lab_json(const std::string& path) {
-  std::optional<std::string> text;
-  try {
-    text = common::read_whole_file(path);  // a compressed document (.gz) too
-  } catch (const std::runtime_error& e) {
-    throw std::invalid_argument(e.what());
-  }
-  if (!text) throw std::invalid_argument("cannot read --lab-json file '" + path + "'");
-  std::istringstream in(*text);
+  std::istringstream in(common::read_input_file(path, "--lab-json file"));  // .gz too
   std::vector<LabFigures> out;
   std::string line;
   try {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -129,14 +128,7 @@ LabRun from_journal_line(const std::string& line, const LabSettings& s,
 
 std::vector<LabRun> read_journal(const std::string& path, const LabSettings& s,
                                  const std::vector<common::SuiteEntry>& suite) {
-  std::optional<std::string> whole;
-  try {
-    whole = common::read_whole_file(path);  // a compressed journal (.gz) too
-  } catch (const std::runtime_error& e) {
-    throw std::invalid_argument(e.what());
-  }
-  if (!whole) throw std::invalid_argument("cannot read journal '" + path + "'");
-  const std::string& text = *whole;
+  const std::string text = common::read_input_file(path, "journal");  // .gz too
   // A last line without its line break is one the process did not finish.
   const bool torn_end = !text.empty() && text.back() != '\n';
   std::vector<std::string> lines;
