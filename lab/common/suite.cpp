@@ -1,7 +1,5 @@
 #include "lab/common/suite.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -42,11 +40,9 @@ namespace {
 
 // The folder of the running binary ("" when /proc cannot say).
 std::string executable_dir() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "";
-  const std::string path(buf, std::size_t(n));
-  return path.substr(0, path.rfind('/'));
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
 }
 
 bool has_data(const std::string& dir) { return std::ifstream(dir + "/openings.csv").good(); }
