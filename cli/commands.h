@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace xq::cli {
 
@@ -30,5 +32,12 @@ Command add_transfer(CLI::App& root);   // rankings per search profile (lab/game
 Command add_tune(CLI::App& root);  // split-parameter search (lab/timing/tune.h)
 Command add_engine(CLI::App& root);  // UCI / UCCI / xboard engine (engine/protocol.h)
 Command add_sim_calibrate(CLI::App& root);  // costs of the simulated machine (lab/timing/calibrate.h)
+
+// What `xqlab list` prints (cmd_list.cpp).
+std::string list_text();
+
+// docs/commands.md, the command reference: every command's --help and
+// `xqlab list`, as `xqlab help --markdown` prints it (help_doc.cpp).
+std::string commands_markdown(const std::vector<Command>& commands);
 
 }  // namespace xq::cli

@@ -77,7 +77,6 @@ int run(int argc, char** argv) {
   xq::cli::invocation().assign(argv, argv + argc);
   CLI::App app{"xqlab: a laboratory for parallel alpha-beta search in Xiangqi", "xqlab"};
   app.require_subcommand(1);
-  app.footer("xqlab --version: the version, commit, build and compiler flags.");
   const std::vector<xq::cli::Command> commands = {
       xq::cli::add_perft(app),     xq::cli::add_search(app),   xq::cli::add_lab(app),
       xq::cli::add_ablation(app),  xq::cli::add_solve(app),    xq::cli::add_stress(app),
@@ -85,12 +84,19 @@ int run(int argc, char** argv) {
       xq::cli::add_recommend(app), xq::cli::add_transfer(app), xq::cli::add_tune(app),
       xq::cli::add_evolve(app),    xq::cli::add_spsa(app),     xq::cli::add_engine(app),
       xq::cli::add_sim_calibrate(app)};
+  // Set after the commands, which would otherwise each inherit it.
+  app.footer("xqlab --version: the version, commit, build and compiler flags;"
+             " xqlab help --markdown: the command reference (docs/commands.md).");
   const std::string usage = "usage: xqlab <command> [options]; commands: " +
                             command_list(commands) + " ('xqlab CMD --help' for each)";
   if (argc < 2) return report("", usage, 2);
   const std::string first = argv[1];
   if (first == "help") {
-    std::printf("%s", app.help().c_str());
+    if (argc > 2 && std::string_view(argv[2]) != "--markdown")
+      return report("help", "unknown option '" + std::string(argv[2]) + "' (only --markdown)", 2);
+    if (argc > 3) return report("help", "--markdown takes no arguments", 2);
+    const std::string text = argc > 2 ? xq::cli::commands_markdown(commands) : app.help();
+    std::printf("%s", text.c_str());
     return 0;
   }
   if (first == "--version") {

@@ -1,5 +1,6 @@
-// The README's parameter cell is the parameter table, not a copy of it: the
-// cell must list every declared parameter with its range, in table order
+// The parameter cell of docs/guide.md (the options every command shares)
+// is the parameter table, not a copy of it: the cell must list every
+// declared parameter with its range, in table order
 // (regenerate it from `xqlab list --json` when a backend declares a new one).
 #include <gtest/gtest.h>
 
@@ -12,16 +13,16 @@
 namespace xq {
 namespace {
 
-std::string readme() {
-  std::ifstream in(std::string(XQLAB_DATA_DIR) + "/../README.md");
+std::string guide() {
+  std::ifstream in(std::string(XQLAB_DATA_DIR) + "/../docs/guide.md");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
 
-TEST(ParamsReadme, TheParameterCellListsTheDeclaredTable) {
-  const std::string text = readme();
-  ASSERT_FALSE(text.empty()) << "README.md not found next to data/";
+TEST(ParamsGuide, TheParameterCellListsTheDeclaredTable) {
+  const std::string text = guide();
+  ASSERT_FALSE(text.empty()) << "docs/guide.md not found next to data/";
   std::string cell;
   int listed = 0;
   for (const BackendParam& p : backend_params()) {
@@ -33,12 +34,12 @@ TEST(ParamsReadme, TheParameterCellListsTheDeclaredTable) {
   }
   EXPECT_GE(listed, 20);
   EXPECT_NE(text.find("| a backend parameter, repeatable | " + cell + " |"), std::string::npos)
-      << "README.md's --param cell differs from the table; it should read:\n" << cell;
+      << "docs/guide.md's --param cell differs from the table; it should read:\n" << cell;
 }
 
 // Two backends that read one parameter declare it once (their family's
 // header), so the merged table names both.
-TEST(ParamsReadme, SharedParametersNameEveryReader) {
+TEST(ParamsGuide, SharedParametersNameEveryReader) {
   EXPECT_EQ(find_param("min_split_depth").backends,
             (std::vector<std::string_view>{"pvsplit", "ybwc", "ybwc-proc", "dts"}));
   // Every backend whose parameters include it, in the registry's order.
