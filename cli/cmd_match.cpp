@@ -57,6 +57,23 @@ double plain(const Json& v) {
   return d == 0 ? 0.0 : d;
 }
 
+// "[lo, hi]" (an infinite bound, null in JSON, as -inf / +inf), with
+// "(clustered by opening)" when it is, or "not estimable".
+std::string interval_text(const Json& p) {
+  const std::string kind = p.value("elo_interval", std::string("pentanomial"));
+  const Json& ci = p["elo_ci"];
+  if (!ci.is_array() || ci.size() != 2) return kind;
+  char buf[96];
+  const auto bound = [](const Json& b, const char* inf) {
+    if (b.is_null()) return std::string(inf);
+    char v[32];
+    std::snprintf(v, sizeof v, "%.1f", plain(b));
+    return std::string(v);
+  };
+  std::snprintf(buf, sizeof buf, "[%s, %s]", bound(ci[0], "-inf").c_str(), bound(ci[1], "+inf").c_str());
+  return std::string(buf) + (kind == "clustered by opening" ? " (clustered by opening)" : "");
+}
+
 void print_text(const Json& m) {
   std::printf("match %s, %d games\n", m["tc"].get<std::string>().c_str(), m["games"].get<int>());
   for (const Json& p : m["pairings"]) {
@@ -64,8 +81,8 @@ void print_text(const Json& m) {
                 p["b"].get<std::string>().c_str(), p["wins"].get<long long>(),
                 p["draws"].get<long long>(), p["losses"].get<long long>(), p["penta"].dump().c_str());
     if (!p["elo"].is_null())
-      std::printf("  Elo %.1f [%.1f, %.1f]  LOS %.3f", plain(p["elo"]), plain(p["elo_ci"][0]),
-                  plain(p["elo_ci"][1]), p["los"].get<double>());
+      std::printf("  Elo %.1f %s  LOS %.3f", plain(p["elo"]), interval_text(p).c_str(),
+                  p["los"].get<double>());
     if (!p["sprt"].is_null())
       std::printf("  SPRT %s LLR %.2f [%.2f, %.2f] %s", p["sprt"]["model"].get<std::string>().c_str(),
                   p["sprt"]["llr"].get<double>(), p["sprt"]["lower"].get<double>(),

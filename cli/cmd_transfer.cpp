@@ -136,6 +136,7 @@ std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string
 
 int run(const TransferArgs& a0) {
   TransferArgs a = a0;
+  const std::size_t openings = lab::common::load_suite(a.openings).size();
   a.game_depth = profile_depths("--game-depth", a.game_depth_text, kGameDepths, 64);
   a.lab_depth = profile_depths("--lab-depth", a.lab_depth_text, kLabDepths, kMaxDepth);
   if (a.backends.empty())
@@ -166,7 +167,7 @@ int run(const TransferArgs& a0) {
         play(a, profile, xqlab_spec(a, profile, "serial", 1, "serial-1t-2x") + ",tc=" + twice.text(), "serial",
              timed, "doubling", interrupted);
     p.doubling_wdl = lab::games::wdl_of(doubling);
-    p.doubling = lab::common::elo_estimate(lab::games::penta_of(doubling));
+    p.doubling = lab::games::elo_of(doubling, openings);
     for (const std::string& b : a.backends) {
       if (interrupted) break;
       lab::games::TransferRow r;
@@ -177,11 +178,11 @@ int run(const TransferArgs& a0) {
           xqlab_spec(a, profile, b, a.threads, b + "-" + std::to_string(a.threads) + "t");
       const auto time_games = play(a, profile, spec, b, timed, "time", interrupted);
       r.time_wdl = lab::games::wdl_of(time_games);
-      r.time_elo = lab::common::elo_estimate(lab::games::penta_of(time_games));
+      r.time_elo = lab::games::elo_of(time_games, openings);
       if (!interrupted) {
         const auto depth_games = play(a, profile, spec, b, fixed, "depth", interrupted);
         r.depth_wdl = lab::games::wdl_of(depth_games);
-        r.depth_elo = lab::common::elo_estimate(lab::games::penta_of(depth_games));
+        r.depth_elo = lab::games::elo_of(depth_games, openings);
       }
       p.rows.push_back(r);
     }

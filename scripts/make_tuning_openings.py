@@ -9,12 +9,18 @@ between two fixed engines replay the same game from the same opening, so a
 tuner and a verification match need many openings, not the lab's sixteen.
 The project's own engine plays no part in choosing the positions.
 
+With --book, each row also records the balance check (`cp`: Fairy-Stockfish's
+score, side to move, at the last ply) and its half (`half`: tune or verdict,
+by the SHA-256 of the FEN and the seed, so that the halves do not depend on
+the order of the rows): the games' book, data/book.csv.
+
 Usage: scripts/make_tuning_openings.py --count 400 --seed 1 [--random 4]
            [--plies 6] [--nodes 20000] [--margin 80] [--exclude FILE...]
-           [--engine /usr/games/fairy-stockfish] > data/tuning_openings.csv
+           [--engine /usr/games/fairy-stockfish] [--book] > data/tuning_openings.csv
 """
 import argparse
 import csv
+import hashlib
 import random
 import re
 import subprocess
@@ -31,6 +37,8 @@ def main():
     ap.add_argument("--margin", type=int, default=80)
     ap.add_argument("--exclude", nargs="*", default=[])
     ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--book", action="store_true")
+    ap.add_argument("--name", default="tuning")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     seen = set()
@@ -64,7 +72,7 @@ def main():
         return f"{f1}{int(r1) - 1}{f2}{int(r2) - 1}"
 
     out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(["name", "moves", "fen"])
+    out.writerow(["name", "moves", "fen"] + (["cp", "half"] if a.book else []))
     made = tries = 0
     while made < a.count:
         tries += 1
@@ -105,7 +113,12 @@ def main():
             continue
         seen.add(key)
         made += 1
-        out.writerow([f"tuning {a.seed}-{made}", " ".join(to_iccs(m) for m in played), fen])
+        row = [f"{a.name} {a.seed}-{made}", " ".join(to_iccs(m) for m in played), fen]
+        if a.book:
+            digest = hashlib.sha256(f"{a.seed}:{fen}".encode()).digest()
+            row += [score, "tune" if digest[0] % 2 == 0 else "verdict"]
+        out.writerow(row)
+        sys.stdout.flush()
     send("quit")
 
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -180,7 +181,95 @@ std::optional<EloEstimate> elo_estimate(const Penta& p) {
   e.upper = elo_from_score(m.mean + kZ95 * se);
   if (se > 0) e.los = 0.5 * std::erfc(-(m.mean - 0.5) / (se * std::sqrt(2.0)));
   else e.los = m.mean > 0.5 ? 1 : m.mean < 0.5 ? 0 : 0.5;
+  if (!(se > 0)) {
+    e.estimable = false;
+    e.lower = e.upper = std::nan("");
+  }
   return e;
+}
+
+std::optional<EloEstimate> elo_estimate_clustered(const std::vector<int>& pair_points,
+                                                  const std::vector<std::int64_t>& cluster,
+                                                  int resamples, std::uint64_t seed) {
+  if (pair_points.size() != cluster.size())
+    throw std::invalid_argument("elo_estimate_clustered: one opening per pair");
+  Penta counts{};
+  for (int p : pair_points) {
+    if (p < 0 || p > 4) throw std::invalid_argument("elo_estimate_clustered: pair score outside 0..4");
+    ++counts[std::size_t(p)];
+  }
+  std::optional<EloEstimate> e = elo_estimate(counts);
+  if (!e) return e;
+  // Per opening: its pairs and their half points.
+  std::vector<std::int64_t> ids = cluster;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::vector<std::int64_t> pairs(ids.size(), 0), points(ids.size(), 0);
+  for (std::size_t k = 0; k < cluster.size(); ++k) {
+    const std::size_t c = std::size_t(std::lower_bound(ids.begin(), ids.end(), cluster[k]) - ids.begin());
+    ++pairs[c];
+    points[c] += pair_points[k];
+  }
+  e->clustered = true;
+  e->clusters = std::int64_t(ids.size());
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::size_t> pick(0, ids.size() - 1);
+  std::vector<double> scores;
+  for (int r = 0; r < resamples; ++r) {
+    std::int64_t n = 0, pts = 0;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const std::size_t c = pick(rng);
+      n += pairs[c];
+      pts += points[c];
+    }
+    scores.push_back(double(pts) / (4.0 * double(n)));
+  }
+  std::sort(scores.begin(), scores.end());
+  const auto at = [&](double q) {
+    return scores[std::min(scores.size() - 1, std::size_t(q * double(scores.size())))];
+  };
+  const double lo = at(0.025), hi = at(0.975);
+  if (!(hi > lo)) {
+    e->estimable = false;
+    e->lower = e->upper = std::nan("");
+  } else {
+    e->estimable = true;
+    e->lower = elo_from_score(lo);
+    e->upper = elo_from_score(hi);
+  }
+  return e;
+}
+
+std::string elo_interval_text(const EloEstimate& e, const char* format) {
+  if (!e.estimable) return "not estimable";
+  const auto bound = [&](double b) {
+    if (std::isfinite(b)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, format, b == 0 ? 0.0 : b);
+      return std::string(buf);
+    }
+    return std::string(b < 0 ? "-inf" : "+inf");
+  };
+  return "[" + bound(e.lower) + ", " + bound(e.upper) + "]";
+}
+
+std::optional<FactorInterval> time_factor_interval(const EloEstimate& e, const EloEstimate& d) {
+  if (!(d.elo > 0) || !std::isfinite(d.elo) || !std::isfinite(e.elo) || !e.estimable || !d.estimable)
+    return std::nullopt;
+  FactorInterval f;
+  const double ratio = e.elo / d.elo;
+  f.factor = std::exp2(ratio);
+  const double se_e = (e.upper - e.lower) / (2 * kZ95), se_d = (d.upper - d.lower) / (2 * kZ95);
+  const double se = std::sqrt(se_e * se_e / (d.elo * d.elo) +
+                              e.elo * e.elo * se_d * se_d / (d.elo * d.elo * d.elo * d.elo));
+  if (!std::isfinite(se)) {  // an infinite bound: nothing bounds the factor
+    f.lower = 0;
+    f.upper = kInf;
+    return f;
+  }
+  f.lower = std::exp2(ratio - kZ95 * se);
+  f.upper = std::exp2(ratio + kZ95 * se);
+  return f;
 }
 
 std::string sprt_model_name(SprtModel m) {

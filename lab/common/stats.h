@@ -78,9 +78,45 @@ struct EloEstimate {
   double lower = 0, upper = 0;  // 95 % interval; +-inf when the score is 0 or 1
   double los = 0.5;             // probability that the true Elo is above 0
   std::int64_t pairs = 0;
+  // False when the pairs show no spread (every pair scored alike: one pair,
+  // or "+1 =16 -1" as colour-reversed draws): a zero-width interval would
+  // claim a certainty the games do not give, so lower and upper are NaN and
+  // the interval reads "not estimable".
+  bool estimable = true;
+  // True when the interval comes from the bootstrap over openings (an
+  // opening repeats, so its pairs are not independent).
+  bool clustered = false;
+  std::int64_t clusters = 0;  // distinct openings behind a clustered interval
 };
 // From the pentanomial counts; std::nullopt without a single pair.
 std::optional<EloEstimate> elo_estimate(const Penta& p);
+// From pairs that share openings: pair_points[k] is pair k's score in half
+// points (0..4), cluster[k] its opening. The point estimate is the
+// pentanomial one; the interval is a percentile bootstrap over openings
+// (resample the openings with replacement, each with all of its pairs), so
+// that an opening replayed many times counts as one piece of evidence, not
+// many. std::nullopt without a pair; throws std::invalid_argument when the
+// two vectors differ in size or a score is outside 0..4.
+std::optional<EloEstimate> elo_estimate_clustered(const std::vector<int>& pair_points,
+                                                  const std::vector<std::int64_t>& cluster,
+                                                  int resamples = 2000,
+                                                  std::uint64_t seed = 0x5eed);
+// "[-12.3, +45.6]" with the bounds through `format` ("%+.1f"; an infinite
+// bound "-inf" / "+inf"), or "not estimable".
+std::string elo_interval_text(const EloEstimate& e, const char* format);
+
+// The Elo-equivalent time factor 2^(E / D) of an Elo difference E measured
+// against a reference (serial) and the Elo D gained by doubling the
+// reference's time, both with 95 % intervals. The factor's interval carries
+// both uncertainties by the delta method on log2 F = E / D: each standard
+// error taken as its interval's width / (2 * 1.96), then
+// se(E/D)^2 = se_E^2 / D^2 + E^2 se_D^2 / D^4. An infinite bound of E or D
+// (a clean sweep) leaves the factor unbounded: [0, +inf].
+// std::nullopt unless D > 0 and both intervals are estimable.
+struct FactorInterval {
+  double factor = 1, lower = 1, upper = 1;
+};
+std::optional<FactorInterval> time_factor_interval(const EloEstimate& e, const EloEstimate& doubling);
 
 enum class SprtModel : std::uint8_t { Normalized, Logistic };
 std::string sprt_model_name(SprtModel m);

@@ -99,8 +99,9 @@ std::string progress_line(const MatchResult& m, const PairingResult& p, const Ma
                   ", +" + std::to_string(w.wins) + " =" + std::to_string(w.draws) + " -" +
                   std::to_string(w.losses);
   if (p.forfeits > 0) s += " (" + std::to_string(p.forfeits) + " by forfeit)";
-  if (const auto e = common::elo_estimate(penta_of(p.scores)))
-    s += ", Elo " + fmt("%.1f", e->elo) + " [" + fmt("%.1f", e->lower) + ", " + fmt("%.1f", e->upper) + "]";
+  if (const auto e = elo_of(p.scores, c.openings.size()))
+    s += ", Elo " + fmt("%.1f", e->elo) + " " + common::elo_interval_text(*e, "%.1f") +
+         (e->clustered && e->estimable ? " (clustered by opening)" : "");
   if (c.sprt && !p.llr_by_games.empty())
     s += ", LLR " + fmt("%.2f", p.llr_by_games.back().second) + " [" +
          fmt("%.2f", common::sprt_lower_bound(*c.sprt)) + ", " + fmt("%.2f", common::sprt_upper_bound(*c.sprt)) + "]";
@@ -245,11 +246,12 @@ Json match_json(const MatchConfig& c, const MatchResult& m) {
   for (const PairingResult& p : m.pairings) {
     const Wdl w = wdl_of(p.scores);
     const common::Penta pen = penta_of(p.scores);
-    const auto e = common::elo_estimate(pen);
+    const auto e = elo_of(p.scores, c.openings.size());
     Json j{{"a", m.names[p.a]}, {"b", m.names[p.b]}, {"wins", w.wins}, {"draws", w.draws},
            {"losses", w.losses}, {"penta", pen}};
     j["elo"] = e ? Json(e->elo) : Json(nullptr);
-    j["elo_ci"] = e ? Json::array({e->lower, e->upper}) : Json(nullptr);
+    j["elo_ci"] = e && e->estimable ? Json::array({e->lower, e->upper}) : Json(nullptr);
+    j["elo_interval"] = e ? Json(interval_kind(*e)) : Json(nullptr);
     j["los"] = e ? Json(e->los) : Json(nullptr);
     if (c.sprt) {
       const double v = common::llr(*c.sprt, pen);

@@ -22,6 +22,24 @@ common::Penta penta_of(const std::vector<GameScore>& games) {
   return p;
 }
 
+std::optional<common::EloEstimate> elo_of(const std::vector<GameScore>& games,
+                                          std::size_t openings) {
+  const std::size_t pairs = games.size() / 2;
+  if (openings == 0 || pairs <= openings) return common::elo_estimate(penta_of(games));
+  std::vector<int> points;
+  std::vector<std::int64_t> cluster;
+  for (std::size_t k = 0; k < pairs; ++k) {
+    points.push_back(int(games[2 * k]) + int(games[2 * k + 1]));
+    cluster.push_back(std::int64_t(k % openings));
+  }
+  return common::elo_estimate_clustered(points, cluster);
+}
+
+std::string interval_kind(const common::EloEstimate& e) {
+  if (!e.estimable) return "not estimable";
+  return e.clustered ? "clustered by opening" : "pentanomial";
+}
+
 std::vector<std::string> option_items(const std::vector<std::string>& words) {
   std::vector<std::string> items;
   for (const std::string& w : words) {

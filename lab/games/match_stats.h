@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,15 @@ Wdl wdl_of(const std::vector<GameScore>& games);
 // Games 2k and 2k+1 form pair k (the same opening, colours reversed); an
 // odd last game has no partner yet and is not counted.
 common::Penta penta_of(const std::vector<GameScore>& games);
+// The Elo of a pairing whose pair k was played from opening k mod
+// `openings` (the match's order): the pentanomial estimate while no opening
+// repeats (pairs <= openings), the bootstrap over openings once one does
+// (common::elo_estimate_clustered). std::nullopt without a complete pair.
+std::optional<common::EloEstimate> elo_of(const std::vector<GameScore>& games,
+                                          std::size_t openings);
+// Where the interval came from: "pentanomial", "clustered by opening" or
+// "not estimable" (the JSON's "elo_interval").
+std::string interval_kind(const common::EloEstimate& e);
 
 // "elo0=0 elo1=5 alpha=0.05 beta=0.05 model=normalized" as words or one
 // string, keys in any order, missing keys at their defaults above; throws

@@ -42,7 +42,7 @@ void add_rows(const Json& j, std::vector<LabFigures>& out) {
 
 Versus versus(const MatchConfig& c, const MatchResult& m, const PairingResult& p, bool as_a) {
   const std::vector<GameScore> s = as_a ? p.scores : flipped(p.scores);
-  Versus v{m.names[as_a ? p.b : p.a], wdl_of(s), common::elo_estimate(penta_of(s)), std::nullopt,
+  Versus v{m.names[as_a ? p.b : p.a], wdl_of(s), elo_of(s, c.openings.size()), std::nullopt,
            common::SprtDecision::Continue};
   if (c.sprt && s.size() >= 2) {
     v.llr = common::llr(*c.sprt, as_a ? penta_of(p.scores) : reversed(penta_of(p.scores)));
@@ -141,7 +141,9 @@ std::string recommendation_text(const Recommendation& r, const MatchConfig& c, i
     for (const Versus& v : k.versus) {
       s += "     vs " + v.opponent + ": +" + std::to_string(v.wdl.wins) + " =" + std::to_string(v.wdl.draws) +
            " -" + std::to_string(v.wdl.losses);
-      if (v.elo) s += ", Elo " + fmt("%.1f", v.elo->elo) + " [" + fmt("%.1f", v.elo->lower) + ", " + fmt("%.1f", v.elo->upper) + "]";
+      if (v.elo)
+        s += ", Elo " + fmt("%.1f", v.elo->elo) + " " + common::elo_interval_text(*v.elo, "%.1f") +
+             (v.elo->clustered && v.elo->estimable ? " (clustered by opening)" : "");
       if (v.llr) s += ", LLR " + fmt("%.2f", *v.llr) + " (" + common::decision_name(v.decision) + ")";
       s += "\n";
     }
@@ -156,7 +158,8 @@ Json recommendation_json(const Recommendation& r) {
     for (const Versus& v : k.versus)
       vs.push_back({{"opponent", v.opponent}, {"wins", v.wdl.wins}, {"draws", v.wdl.draws},
                     {"losses", v.wdl.losses}, {"elo", v.elo ? Json(v.elo->elo) : Json()},
-                    {"elo_ci", v.elo ? Json::array({v.elo->lower, v.elo->upper}) : Json()},
+                    {"elo_ci", v.elo && v.elo->estimable ? Json::array({v.elo->lower, v.elo->upper}) : Json()},
+                    {"elo_interval", v.elo ? Json(interval_kind(*v.elo)) : Json()},
                     {"llr", v.llr ? Json(*v.llr) : Json()}, {"decision", common::decision_name(v.decision)}});
     ranked.push_back({{"name", k.name}, {"backend", k.backend}, {"points", k.points}, {"games", k.games},
                       {"speedup", k.lab ? Json(k.lab->speedup) : Json()},

@@ -37,8 +37,7 @@ using common::fmt;
 
 std::string elo_text(const std::optional<common::EloEstimate>& e) {
   if (!e) return "-";
-  const auto bound = [](double b) { return std::isfinite(b) ? fmt("%+.0f", b) : std::string(b < 0 ? "-inf" : "+inf"); };
-  return fmt("%+.0f", e->elo) + " [" + bound(e->lower) + "," + bound(e->upper) + "]";
+  return fmt("%+.0f", e->elo) + " " + common::elo_interval_text(*e, "%+.0f");
 }
 
 std::string factor_text(const std::optional<TimeFactor>& f) {
@@ -128,8 +127,9 @@ std::string verdict(const TransferTable& t) {
 std::optional<TimeFactor> time_factor(const TransferRow& row, const TransferProfile& p) {
   const auto& d = p.doubling;
   if (!row.time_elo || !d || d->pairs < kMinSeparatingPairs || !(d->lower > 0)) return std::nullopt;
-  const auto scale = [&](double elo) { return std::exp2(elo / d->elo); };
-  return TimeFactor{scale(row.time_elo->elo), scale(row.time_elo->lower), scale(row.time_elo->upper)};
+  const auto f = common::time_factor_interval(*row.time_elo, *d);
+  if (!f) return std::nullopt;
+  return TimeFactor{f->factor, f->lower, f->upper};
 }
 
 std::vector<std::size_t> ranking(const std::vector<TransferRow>& rows, Measure m) {
@@ -193,7 +193,7 @@ Json transfer_json(const TransferTable& t) {
     if (!e) return Json();
     const auto finite = [](double v) { return std::isfinite(v) ? Json(v) : Json(); };
     return Json{{"elo", e->elo}, {"lower", finite(e->lower)}, {"upper", finite(e->upper)},
-                {"los", e->los}, {"pairs", e->pairs}};
+                {"los", e->los}, {"pairs", e->pairs}, {"interval", interval_kind(*e)}};
   };
   const auto wdl_json = [](const Wdl& w) {
     return Json{{"wins", w.wins}, {"draws", w.draws}, {"losses", w.losses}};

@@ -12,17 +12,17 @@
 // threads) comes from the profile's Elo per doubling: a match of the serial
 // search at twice the clock against itself at the clock, in the same run.
 // With Elo linear in the logarithm of time, a backend E Elo above the
-// serial search is worth 2^(E / E_doubling) times its time; its interval is
-// the backend's Elo interval mapped the same way (E_doubling taken as
-// measured; its own interval is printed beside it). A factor above 2
+// serial search is worth 2^(E / E_doubling) times its time; its interval
+// carries the uncertainty of both E and E_doubling (the delta method,
+// common::time_factor_interval). A factor above 2
 // extrapolates past the doubling measured. No factor when the doubling is
 // not measurably positive (its lower bound at or below 0, or fewer than
 // kMinSeparatingPairs pairs).
 //
 // Two backends are "separated" by Elo only when their 95 % intervals do not
 // overlap and each rests on at least kMinSeparatingPairs game pairs with
-// finite bounds (a few pairs give an interval of zero width, a clean sweep an
-// infinite one: neither is evidence), and by time to depth only when their
+// finite bounds (pairs that all scored alike give no interval, "not
+// estimable", a clean sweep an infinite one: neither is evidence), and by time to depth only when their
 // paired speedups' spreads do not overlap (the lab's min..max over runs; one
 // run: never separated). A ranking whose neighbours are not separated is
 // reported as a tie.

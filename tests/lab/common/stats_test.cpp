@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -98,6 +99,86 @@ TEST(MatchStats, EloIntervalAndLosFromPentanomialVariance) {
   const auto even = elo_estimate(Penta{0, 0, 7, 0, 0});  // no variance
   ASSERT_TRUE(even);
   EXPECT_DOUBLE_EQ(even->los, 0.5);
+  // Every pair alike: no spread, so no interval (never a zero-width one).
+  EXPECT_FALSE(even->estimable);
+  EXPECT_TRUE(std::isnan(even->lower) && std::isnan(even->upper));
+  EXPECT_EQ(elo_interval_text(*even, "%.1f"), "not estimable");
+  EXPECT_TRUE(e->estimable);
+  EXPECT_EQ(elo_interval_text(*e, "%+.1f"), "[+82.0, +353.1]");
+  const auto one = elo_estimate(Penta{0, 0, 0, 1, 0});  // one pair
+  ASSERT_TRUE(one);
+  EXPECT_FALSE(one->estimable);
+  const auto sweep = elo_estimate(Penta{0, 0, 0, 0, 5});  // a clean sweep: no variance either
+  ASSERT_TRUE(sweep);
+  EXPECT_FALSE(sweep->estimable);
+  EloEstimate open{100, 50, std::numeric_limits<double>::infinity(), 0.9, 8};
+  EXPECT_EQ(elo_interval_text(open, "%+.0f"), "[+50, +inf]");
+}
+
+// By hand: two openings, one pair each, scoring 3 and 1 half points (mean
+// 0.75 and 0.25). A resample of two openings is AA (1/4: score 0.75), AB or
+// BA (1/2: 0.5) or BB (1/4: 0.25), so the 2.5 % and 97.5 % quantiles of 2000
+// resamples are 0.25 and 0.75: Elo -190.85 and +190.85 around 0.
+TEST(MatchStats, ClusteredIntervalResamplesOpenings) {
+  const auto e = elo_estimate_clustered({3, 1}, {7, 9});
+  ASSERT_TRUE(e);
+  EXPECT_TRUE(e->clustered);
+  EXPECT_TRUE(e->estimable);
+  EXPECT_EQ(e->clusters, 2);
+  EXPECT_EQ(e->pairs, 2);
+  EXPECT_NEAR(e->elo, 0.0, 1e-9);
+  EXPECT_NEAR(e->lower, elo_from_score(0.25), 1e-9);
+  EXPECT_NEAR(e->upper, elo_from_score(0.75), 1e-9);
+  EXPECT_NEAR(e->upper, 190.85, 0.01);
+  // One opening replayed: 12 pairs, but one piece of evidence; every
+  // resample is that opening, so the interval is not estimable, where the
+  // pentanomial one would claim [+31, +432]-like certainty.
+  std::vector<int> points(12, 3);
+  points[0] = 4;
+  const auto replayed = elo_estimate_clustered(points, std::vector<std::int64_t>(12, 0));
+  ASSERT_TRUE(replayed);
+  EXPECT_FALSE(replayed->estimable);
+  EXPECT_TRUE(elo_estimate(Penta{0, 0, 0, 11, 1})->estimable);
+  // Many openings each played once: close to the pentanomial interval.
+  std::vector<int> pts;
+  std::vector<std::int64_t> ids;
+  for (int k = 0; k < 400; ++k) {
+    pts.push_back(k % 5);
+    ids.push_back(k);
+  }
+  const auto many = elo_estimate_clustered(pts, ids);
+  const auto penta = elo_estimate(Penta{80, 80, 80, 80, 80});
+  ASSERT_TRUE(many && penta);
+  EXPECT_NEAR(many->lower, penta->lower, 8.0);
+  EXPECT_NEAR(many->upper, penta->upper, 8.0);
+  EXPECT_THROW((void)elo_estimate_clustered({5}, {0}), std::invalid_argument);
+  EXPECT_THROW((void)elo_estimate_clustered({1, 2}, {0}), std::invalid_argument);
+  EXPECT_FALSE(elo_estimate_clustered({}, {}));
+}
+
+// By hand (as tests/lab/games/transfer_test.cpp): E = 100 [0, 200] against
+// D = 100 [50, 150] gives 2.00 [0.92144, 4.34102]; E = 0 leaves only E's
+// spread: log2 F = 0 +- 1.95996 * 0.51021 -> [2^-1, 2^+1] = [0.5, 2].
+TEST(MatchStats, TimeFactorCarriesBothIntervals) {
+  const EloEstimate d{100, 50, 150, 0.99, 40};
+  const auto f = time_factor_interval(EloEstimate{100, 0, 200, 0.98, 40}, d);
+  ASSERT_TRUE(f);
+  EXPECT_DOUBLE_EQ(f->factor, 2.0);
+  EXPECT_NEAR(f->lower, 0.92144, 5e-5);
+  EXPECT_NEAR(f->upper, 4.34102, 5e-5);
+  const auto level = time_factor_interval(EloEstimate{0, -100, 100, 0.5, 40}, d);
+  ASSERT_TRUE(level);
+  EXPECT_NEAR(level->lower, 0.5, 1e-9);
+  EXPECT_NEAR(level->upper, 2.0, 1e-9);
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto swept = time_factor_interval(EloEstimate{400, 200, inf, 1, 40}, d);
+  ASSERT_TRUE(swept);
+  EXPECT_EQ(swept->lower, 0.0);
+  EXPECT_EQ(swept->upper, inf);
+  EXPECT_FALSE(time_factor_interval(EloEstimate{100, 0, 200, 0.98, 40}, EloEstimate{-5, -50, 40, 0.4, 40}));
+  EloEstimate flat{100, 0, 0, 1, 4};
+  flat.estimable = false;
+  EXPECT_FALSE(time_factor_interval(flat, d));
 }
 
 TEST(MatchStats, SprtBoundsFromAlphaBeta) {

@@ -279,7 +279,34 @@ TEST(MatchCli, JsonFollowsTheContract) {
     EXPECT_TRUE(p.contains(k)) << k;
   for (const char* k : {"model", "elo0", "elo1", "alpha", "beta", "llr", "lower", "upper", "decision"})
     EXPECT_TRUE(p["sprt"].contains(k)) << k;
+  // One pair shows no spread: no interval rather than a zero-width one.
+  EXPECT_EQ(p["elo_interval"], "not estimable");
+  EXPECT_TRUE(p["elo_ci"].is_null());
   EXPECT_EQ(test::count_lines(r.err), 1);  // one progress line per pair
+  EXPECT_NE(r.err.find("not estimable"), std::string::npos) << r.err;
+}
+
+// Pair k is played from opening k mod openings: while no opening repeats the
+// interval is the pentanomial one; once one does, the bootstrap over openings.
+TEST(MatchRecord, IntervalsClusterOnceAnOpeningRepeats) {
+  using G = GameScore;
+  const std::vector<G> games = {G::Win, G::Draw, G::Loss, G::Draw, G::Win, G::Win, G::Draw, G::Draw};
+  const auto distinct = elo_of(games, 4);
+  ASSERT_TRUE(distinct);
+  EXPECT_FALSE(distinct->clustered);
+  EXPECT_EQ(interval_kind(*distinct), "pentanomial");
+  EXPECT_DOUBLE_EQ(distinct->lower, common::elo_estimate(penta_of(games))->lower);
+  const auto repeated = elo_of(games, 2);  // pairs 0 and 2 share opening 0, 1 and 3 opening 1
+  ASSERT_TRUE(repeated);
+  EXPECT_TRUE(repeated->clustered);
+  EXPECT_EQ(repeated->clusters, 2);
+  EXPECT_EQ(interval_kind(*repeated), "clustered by opening");
+  EXPECT_DOUBLE_EQ(repeated->elo, distinct->elo);
+  // Opening 0 scored 3 + 4 = 7 of 8 half points, opening 1 1 + 2 = 3 of 8:
+  // by hand, as the two-opening case of the stats test, 0.375 and 0.875.
+  EXPECT_NEAR(repeated->lower, common::elo_from_score(3.0 / 8), 1e-9);
+  EXPECT_NEAR(repeated->upper, common::elo_from_score(7.0 / 8), 1e-9);
+  EXPECT_FALSE(elo_of({G::Win}, 1));
 }
 
 // Fixed-depth games: no clock, each move a search to the depth; the same

@@ -52,8 +52,9 @@ TEST(Transfer, RankingAndSeparation) {
   EXPECT_TRUE(separated(far, rows[0], Measure::TimeElo));
 }
 
-// The time factor: 2^(Elo / Elo per doubling), the row's interval mapped
-// the same way; none without a measurably positive doubling.
+// The time factor: 2^(Elo / Elo per doubling); its interval carries both
+// Elo intervals by the delta method; none without a measurably positive
+// doubling.
 TEST(Transfer, TimeFactorFromTheEloPerDoubling) {
   TransferProfile p;
   p.profile = "thesis";
@@ -62,8 +63,12 @@ TEST(Transfer, TimeFactorFromTheEloPerDoubling) {
   const auto f = time_factor(r, p);
   ASSERT_TRUE(f);
   EXPECT_DOUBLE_EQ(f->factor, 2.0);
-  EXPECT_DOUBLE_EQ(f->lower, 1.0);
-  EXPECT_DOUBLE_EQ(f->upper, 4.0);
+  // By hand: E = 100 [0, 200], D = 100 [50, 150]; se_E = 200 / (2 z) =
+  // 51.021, se_D = 100 / (2 z) = 25.511; log2 F = 1, se^2 = 51.021^2 / 100^2
+  // + 100^2 * 25.511^2 / 100^4 = 0.26031 + 0.06508 = 0.32538, se = 0.57042;
+  // F in 2^(1 -+ 1.95996 * 0.57042) = [2^-0.11800, 2^2.11800] = [0.92144, 4.34102].
+  EXPECT_NEAR(f->lower, 0.92144, 5e-5);
+  EXPECT_NEAR(f->upper, 4.34102, 5e-5);
   TransferRow worse = row("lazysmp", 1.2, 1.1, 1.3, -50, -100, 0);
   EXPECT_DOUBLE_EQ(time_factor(worse, p)->factor, std::exp2(-0.5));
   int refused = 0;
@@ -80,11 +85,11 @@ TEST(Transfer, TimeFactorFromTheEloPerDoubling) {
   untimed.time_elo.reset();
   EXPECT_FALSE(time_factor(untimed, p));
   p.rows = {r};
-  EXPECT_NE(transfer_text(TransferTable{2, "1+0.1", 10, {p}}).find("2.00 [1.00,4.00]"),
+  EXPECT_NE(transfer_text(TransferTable{2, "1+0.1", 10, {p}}).find("2.00 [0.92,4.34]"),
             std::string::npos);
   EXPECT_EQ(transfer_json(TransferTable{2, "1+0.1", 10, {p}})["profiles"][0]["rows"][0]
-                ["time_factor"]["upper"],
-            4.0);
+                ["time_factor"]["upper"].get<double>(),
+            f->upper);
 }
 
 TEST(Transfer, VerdictSaysWhatIsDecided) {
