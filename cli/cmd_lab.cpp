@@ -52,7 +52,7 @@ constexpr int kDefaultRuns = 3;
 constexpr double kKeepAliveSeconds = 60;
 
 struct LabArgs {
-  std::string suite = lab::common::default_suite_path(), csv, json_file, journal;
+  std::string suite = lab::common::default_suite_path(), csv, json_file, journal, by;
   std::vector<std::string> backends, hash{"xor"}, params, engines;
   std::vector<int> threads{1, 2};
   std::vector<int> ranks;  // --ranks: each distributed backend at these rank counts
@@ -241,6 +241,9 @@ int run(const LabArgs& a) {
   // line, before any search.
   for (const std::string& e : a.engines) (void)lab::games::make_external_backend(e, s.base);
   const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
+  // --by: the labels are read before any search, so a missing column fails first.
+  const std::vector<std::string> labels =
+      a.by.empty() ? std::vector<std::string>{} : lab::common::suite_column(s.suite_path, a.by);
   std::FILE* text = a.json ? stderr : stdout;
   if (!a.json_file.empty()) {  // fail before work, without touching the file
     try {
@@ -301,13 +304,17 @@ int run(const LabArgs& a) {
   progress.finish();
   if (g_lab_stop.load()) interrupted(text, s, suite.size(), runs, writer ? journal : "");
   const std::vector<lab::timing::LabSummary> rows = lab::timing::summarise(s, suite.size(), runs);
+  const std::vector<lab::timing::GroupSummary> groups =
+      a.by.empty() ? std::vector<lab::timing::GroupSummary>{}
+                   : lab::timing::summarise_by(s, labels, runs);
   if (a.json || !a.json_file.empty()) {
-    const Json doc =
-        lab::timing::lab_document(lab::common::run_meta(invocation()), s, suite, runs, rows);
+    Json doc = lab::timing::lab_document(lab::common::run_meta(invocation()), s, suite, runs, rows);
+    if (!a.by.empty()) doc["by"] = lab::timing::groups_json(a.by, groups);
     if (!a.json_file.empty()) write_json_file(a.json_file, doc);
     if (a.json) print_json(doc);
   }
   if (!a.json) print_tables(s, suite.size(), rows, lab::timing::fit_work_span(s, runs));
+  if (!a.json && !a.by.empty()) print_lab_groups(s, a.by, groups);
   print_engine_notes(text, s, runs);
   return 0;
 }
@@ -320,6 +327,9 @@ Command add_lab(CLI::App& root) {
                                              "overhead of backends x schemes x threads");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
+  app->add_option("--by", a->by,
+                  "also give the figures per group of positions: the suite's column COLUMN names "
+                  "each position's group (e.g. --by size on data/stratified.csv)");
   std::string defaults;  // the default list: serial and one backend per way of sharing work
   for (const BackendInfo& b : backends())
     if (b.in_default_lab) defaults += (defaults.empty() ? "" : ",") + std::string(b.name);

@@ -21,7 +21,8 @@ namespace {
 
 struct MatchArgs {
   std::vector<std::string> engines, sprt, resign, draw;
-  std::string tc, openings = lab::common::default_suite_path(), results, pgn;
+  std::string tc, results, pgn;
+  BookArgs book;
   std::int64_t movetime = 0, margin = 50;
   int depth = 0;
   std::uint64_t nodes = 0;
@@ -41,9 +42,9 @@ lab::games::MatchConfig config_of(const MatchArgs& a) {
   c.tc.margin_ms = a.margin;
   if (!a.resign.empty()) c.adjudication.resign = lab::games::parse_resign(a.resign);
   if (!a.draw.empty()) c.adjudication.draw = lab::games::parse_draw(a.draw);
-  c.openings_path = a.openings;
-  c.openings = lab::common::load_suite(a.openings);
   c.games = a.games;
+  c.openings_path = a.book.path;
+  c.openings = book_openings(a.book, c.games + c.games % 2, "match");
   if (!a.sprt.empty()) c.sprt = lab::games::parse_sprt(a.sprt);
   c.results_path = a.results;
   c.resume = a.resume;
@@ -130,7 +131,7 @@ Command add_match(CLI::App& root) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{60000}))->capture_default_str();
   app->add_option("--games", a->games, "games per pairing (even)")
       ->check(CLI::Range(1, 1000000))->capture_default_str();
-  app->add_option("--openings", a->openings, "opening suite (CSV with a fen column)")->capture_default_str();
+  add_book_options(app, a->book, "verdict", true, true);
   app->add_option("--results", a->results, "append each finished game to this file (JSON lines)");
   app->add_flag("--resume", a->resume, "continue the match in --results");
   app->add_option("--pgn", a->pgn, "append each game to this PGN file");

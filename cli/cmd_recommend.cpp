@@ -24,7 +24,8 @@ namespace {
 
 struct RecommendArgs {
   std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
-  std::string hash = "xor", tc, lab_json, openings = lab::common::default_suite_path(), results;
+  std::string hash = "xor", tc, lab_json, suite = lab::common::default_suite_path(), results;
+  BookArgs book;
   int threads = 2, games = 10, lab_depth = 7, lab_runs = 1;
   std::int64_t movetime = 0, margin = 50;
   bool json = false;
@@ -40,7 +41,7 @@ std::vector<std::string> default_candidates(int threads) {
 
 std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a,
                                                 const std::vector<std::string>& names) {
-  lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth, a.lab_runs);
+  lab::timing::LabSettings s = lab_settings(a.suite, a.lab_depth, a.lab_runs);
   s.features = profile_features(a.profile);
   s.configs = lab::timing::build_configs(names, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "recommend: lab skips %s\n", what.c_str());
@@ -69,9 +70,9 @@ int run(const RecommendArgs& a) {
   c.tc.margin_ms = a.margin;
   c.adjudication.resign = lab::games::ResignRule{};
   c.adjudication.draw = lab::games::DrawRule{};
-  c.openings_path = a.openings;
-  c.openings = lab::common::load_suite(a.openings);
   c.games = a.games;
+  c.openings_path = a.book.path;
+  c.openings = book_openings(a.book, c.games + c.games % 2, "recommend");
   c.sprt = lab::games::parse_sprt(a.sprt);
   c.results_path = a.results;
   c.resume = !a.results.empty();  // a recommend run continues its own file
@@ -111,7 +112,8 @@ Command add_recommend(CLI::App& root) {
   app->add_option("--lab-depth", a->lab_depth, "depth of the lab's searches")
       ->check(CLI::Range(1, int(kMaxDepth)))->capture_default_str();
   app->add_option("--lab-runs", a->lab_runs, "lab runs")->check(CLI::Range(1, 100))->capture_default_str();
-  app->add_option("--openings", a->openings, "suite for the lab and the games")->capture_default_str();
+  app->add_option("--suite", a->suite, "the lab's positions (time to depth)")->capture_default_str();
+  add_book_options(app, a->book, "verdict", false, true);
   app->add_option("--results", a->results, "match results file (continued when it exists)");
   app->add_flag("--json", a->json, "one JSON object on stdout");
   add_profile_option(app, a->profile);

@@ -78,7 +78,8 @@ ProfileDepths profile_depths(const std::string& option, const std::string& text,
 
 struct TransferArgs {
   std::vector<std::string> profiles{"thesis", "modern"}, backends;
-  std::string hash = "xor", tc = "1+0.1", openings = lab::common::default_suite_path(), results;
+  std::string hash = "xor", tc = "1+0.1", suite = lab::common::default_suite_path(), results;
+  BookArgs book;
   std::string game_depth_text = kGameDepths, lab_depth_text = kLabDepths;
   ProfileDepths game_depth, lab_depth;
   int threads = 2, games = 10, lab_runs = 3;
@@ -87,7 +88,7 @@ struct TransferArgs {
 };
 
 std::vector<lab::games::LabFigures> run_lab(const TransferArgs& a, const std::string& profile) {
-  lab::timing::LabSettings s = lab_settings(a.openings, a.lab_depth.of(profile), a.lab_runs);
+  lab::timing::LabSettings s = lab_settings(a.suite, a.lab_depth.of(profile), a.lab_runs);
   s.features = profile_features(profile);
   s.configs = lab::timing::build_configs(a.backends, {a.hash}, {a.threads}, [](const std::string& what) {
     std::fprintf(stderr, "transfer: lab skips %s\n", what.c_str());
@@ -121,9 +122,9 @@ std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string
   c.tc = tc;
   c.adjudication.resign = lab::games::ResignRule{};
   c.adjudication.draw = lab::games::DrawRule{};
-  c.openings_path = a.openings;
-  c.openings = lab::common::load_suite(a.openings);
   c.games = a.games;
+  c.openings_path = a.book.path;
+  c.openings = load_book(a.book);
   if (!a.results.empty()) {
     c.results_path = a.results + "-" + profile + "-" + what + "-" + kind + ".csv";
     c.resume = true;  // a transfer run continues its own files
@@ -136,7 +137,8 @@ std::vector<lab::games::GameScore> play(const TransferArgs& a, const std::string
 
 int run(const TransferArgs& a0) {
   TransferArgs a = a0;
-  const std::size_t openings = lab::common::load_suite(a.openings).size();
+  // Checked once, before any game: every match of the run plays this book.
+  const std::size_t openings = book_openings(a.book, a.games + a.games % 2, "transfer").size();
   a.game_depth = profile_depths("--game-depth", a.game_depth_text, kGameDepths, 64);
   a.lab_depth = profile_depths("--lab-depth", a.lab_depth_text, kLabDepths, kMaxDepth);
   if (a.backends.empty())
@@ -222,7 +224,8 @@ Command add_transfer(CLI::App& root) {
       ->capture_default_str();
   app->add_option("--lab-runs", a->lab_runs, "lab runs (2 or more to separate speedups)")
       ->check(CLI::Range(1, 100))->capture_default_str();
-  app->add_option("--openings", a->openings, "suite for the lab and the games")->capture_default_str();
+  app->add_option("--suite", a->suite, "the lab's positions (time to depth)")->capture_default_str();
+  add_book_options(app, a->book, "verdict", false, true);
   app->add_option("--results", a->results, "prefix of the matches' results files (continued "
                   "when they exist): PREFIX-PROFILE-BACKEND-time.csv, ...-depth.csv, "
                   "PREFIX-PROFILE-serial-doubling.csv");

@@ -192,4 +192,27 @@ lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int r
   return s;
 }
 
+void print_lab_groups(const lab::timing::LabSettings& s, const std::string& column,
+                      const std::vector<lab::timing::GroupSummary>& groups) {
+  std::printf("\n%sby %s: each group's figures over its positions alone (its own serial reference"
+              " and paired runs); idle = L.idle, the share of the thread time p x T spent idle\n",
+              s.sim ? "SIMULATED " : "", column.c_str());
+  for (const lab::timing::GroupSummary& g : groups) {
+    std::printf("%s = %s: %zu position%s\n", column.c_str(), g.label.c_str(), g.positions.size(),
+                g.positions.size() == 1 ? "" : "s");
+    std::printf("  %-13s %-11s %5s %7s %21s %7s %7s\n", "backend", "hash", "thr", "S",
+                "paired S med [min, max]", "SO", "idle");
+    for (const lab::timing::LabSummary& r : g.rows) {
+      if (r.reference < 0) continue;
+      char paired[64] = "-";
+      if (!r.run_speedups.empty())
+        std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
+                      r.paired_max);
+      std::printf("  %-13s %-11s %5s %7.3f %21s %7.3f %7s\n", r.config.backend.c_str(),
+                  r.config.hash.c_str(), thr(r).c_str(), r.speedup, paired, r.overhead,
+                  percent(r.has_loss, r.loss_idle).c_str());
+    }
+  }
+}
+
 }  // namespace xq::cli

@@ -22,4 +22,9 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
                     const std::vector<lab::timing::LabSummary>& rows,
                     const std::vector<lab::timing::WorkSpanFit>& fits = {});
 
+// `xqlab lab --by COLUMN`: per group of positions, each configuration's S,
+// paired S and SO and the idle share of its thread time.
+void print_lab_groups(const lab::timing::LabSettings& s, const std::string& column,
+                      const std::vector<lab::timing::GroupSummary>& groups);
+
 }  // namespace xq::cli

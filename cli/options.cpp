@@ -253,4 +253,41 @@ std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
   return s;
 }
 
+void add_book_options(CLI::App* app, BookArgs& args, const std::string& default_half,
+                      bool openings_alias, bool reuse_flag) {
+  args.default_half = default_half;
+  app->add_option(openings_alias ? "--book,--openings" : "--book", args.path,
+                  "the games' opening book (CSV with a fen column; data/book.csv: balanced openings "
+                  "in two halves)")
+      ->capture_default_str();
+  app->add_option("--book-half", args.half,
+                  "the book's half the games play: tune, verdict or all (default " + default_half +
+                      "; a suite without a half column is played whole)")
+      ->check(CLI::IsMember({"tune", "verdict", "all"}));
+  if (reuse_flag)
+    app->add_flag("--reuse-openings", args.reuse,
+                "allow more games than twice the book's openings (then Elo intervals are "
+                "clustered by opening)");
+}
+
+std::vector<lab::common::SuiteEntry> load_book(const BookArgs& args) {
+  const bool given = !args.half.empty();
+  return lab::common::load_book(args.path, given ? args.half : args.default_half, given);
+}
+
+std::vector<lab::common::SuiteEntry> book_openings(const BookArgs& args, std::int64_t games,
+                                                   const std::string& command) {
+  std::vector<lab::common::SuiteEntry> book = load_book(args);
+  const std::int64_t distinct = 2 * std::int64_t(book.size());
+  if (games > distinct) {
+    const std::string what = std::to_string(games) + " games per pairing replay openings of " +
+                             std::to_string(book.size()) + " (each opening is one colour pair)";
+    if (!args.reuse)
+      throw UsageError(what + "; pass --reuse-openings to allow it, or a larger --book");
+    std::fprintf(stderr, "xqlab %s: %s; Elo intervals are clustered by opening\n", command.c_str(),
+                 what.c_str());
+  }
+  return book;
+}
+
 }  // namespace xq::cli

@@ -13,6 +13,7 @@
 
 #include "board/position.h"
 #include "lab/common/json.h"
+#include "lab/common/suite.h"
 #include "lab/timing/simulation.h"
 #include "parallel/backend.h"
 
@@ -87,5 +88,28 @@ void add_sim_options(CLI::App* app, SimArgs& args);
 // The settings, or nothing without --simulate; throws UsageError for a
 // --sim-* option without --simulate, an unreadable profile or a bad cost.
 std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& args);
+
+// The games' openings (match, recommend, transfer, evolve, spsa): --book
+// FILE (default <data>/book.csv; match and the tuners also take the old
+// name --openings), --book-half tune|verdict|all (the tuners play the tune
+// half, the verdicts the verdict half) and, where games count per pairing,
+// --reuse-openings.
+struct BookArgs {
+  std::string path = lab::common::default_book_path();
+  std::string half;         // as given; "" = the command's default half
+  std::string default_half;
+  bool reuse = false;
+};
+// The book's openings as the arguments name them (no count check).
+std::vector<lab::common::SuiteEntry> load_book(const BookArgs& args);
+void add_book_options(CLI::App* app, BookArgs& args, const std::string& default_half,
+                      bool openings_alias, bool reuse_flag);
+// The book's openings for `games` games per pairing, each opening once per
+// colour pair: more games than twice the openings replays some, a
+// UsageError unless --reuse-openings, which warns once on stderr (the Elo
+// intervals are then clustered by opening). games 0: no check (the tuners,
+// whose rounds replay their openings by design).
+std::vector<lab::common::SuiteEntry> book_openings(const BookArgs& args, std::int64_t games,
+                                                   const std::string& command);
 
 }  // namespace xq::cli

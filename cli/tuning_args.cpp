@@ -11,7 +11,6 @@
 namespace xq::cli {
 
 void add_tuning_options(CLI::App* app, TuningArgs& a, const std::string& checkpoint_default) {
-  a.openings = lab::common::default_suite_path();
   a.checkpoint = checkpoint_default;
   app->add_option("--params", a.params,
                   "what is tuned: eval, knowledge, search, all, or a comma list of tunable parameters "
@@ -26,8 +25,7 @@ void add_tuning_options(CLI::App* app, TuningArgs& a, const std::string& checkpo
   app->add_option("--tc", a.tc, "games with a clock BASE+INC in seconds (not reproducible)");
   app->add_option("--movetime", a.movetime, "games at this fixed time per move in ms")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
-  app->add_option("--openings", a.openings, "opening suite (CSV with a fen column)")
-      ->capture_default_str();
+  add_book_options(app, a.book, "tune", true, false);
   app->add_option("--threads", a.threads, "games played at once (each engine at one thread)")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
@@ -50,8 +48,8 @@ lab::games::TuningSetup tuning_setup(const TuningArgs& a) {
   s.profile = a.profile;
   if (const auto limit = game_limit(a.tc, a.movetime, a.depth, a.nodes)) s.tc = *limit;
   else s.tc.depth = 3;
-  s.openings_path = a.openings;
-  s.openings = lab::common::load_suite(a.openings);
+  s.openings_path = a.book.path;
+  s.openings = book_openings(a.book, 0, "tuning");
   s.threads = a.threads;
   return s;
 }

@@ -10,12 +10,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/options.h"
 #include "lab/games/tuning.h"
 
 namespace xq::cli {
 
 struct TuningArgs {
-  std::string params = "eval", profile = "thesis", tc, openings;
+  std::string params = "eval", profile = "thesis", tc;
+  BookArgs book;
   std::int64_t movetime = 0;
   int depth = 0, threads = 1;
   std::uint64_t nodes = 0;

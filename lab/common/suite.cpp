@@ -15,13 +15,28 @@
 
 namespace xq::lab::common {
 
-std::vector<SuiteEntry> load_suite(const std::string& path) {
+namespace {
+
+// The rows of the file whose `half` field is `half` (every row for "all").
+std::vector<SuiteEntry> load_rows(const std::string& path, std::string half, bool half_given) {
   const CsvTable t = read_csv(path);
-  const int fen_col = t.column("fen"), name_col = t.column("name");
+  const int fen_col = t.column("fen"), name_col = t.column("name"), half_col = t.column("half");
+  if (half_col < 0 && !half_given) half = "all";
   if (fen_col < 0) throw std::invalid_argument(path + ": header has no 'fen' column");
+  if (half != "all" && half != "tune" && half != "verdict")
+    throw std::invalid_argument("unknown book half '" + half + "' (tune, verdict or all)");
+  if (half != "all" && half_col < 0)
+    throw std::invalid_argument(path + ": header has no 'half' column (a book's halves: tune, "
+                                "verdict; any suite: --book-half all)");
   std::vector<SuiteEntry> out;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const std::vector<std::string>& row = t.rows[i];
+    if (half != "all") {
+      const std::string& h = row[std::size_t(half_col)];
+      if (h != "tune" && h != "verdict")
+        throw std::invalid_argument(t.where(i) + ": half '" + h + "' is neither tune nor verdict");
+      if (h != half) continue;
+    }
     SuiteEntry e;
     e.name = name_col >= 0 && !row[std::size_t(name_col)].empty()
                  ? row[std::size_t(name_col)]
@@ -32,11 +47,11 @@ std::vector<SuiteEntry> load_suite(const std::string& path) {
       throw std::invalid_argument(t.where(i) + ": position has no legal move");
     out.push_back(std::move(e));
   }
-  if (out.empty()) throw std::invalid_argument("suite file '" + path + "' holds no positions");
+  if (out.empty())
+    throw std::invalid_argument("suite file '" + path + "' holds no positions" +
+                                (half == "all" ? std::string() : " in half '" + half + "'"));
   return out;
 }
-
-namespace {
 
 // The folder of the running binary ("" when /proc cannot say).
 std::string executable_dir() {
@@ -67,6 +82,24 @@ std::string data_dir() {
   return "data";
 }
 
+std::vector<SuiteEntry> load_suite(const std::string& path) { return load_rows(path, "all", true); }
+
+std::vector<std::string> suite_column(const std::string& path, const std::string& column) {
+  const CsvTable t = read_csv(path);
+  const int col = t.column(column);
+  if (col < 0)
+    throw std::invalid_argument(path + ": header has no '" + column + "' column to group by");
+  std::vector<std::string> out;
+  for (const std::vector<std::string>& row : t.rows) out.push_back(row[std::size_t(col)]);
+  return out;
+}
+
+std::vector<SuiteEntry> load_book(const std::string& path, const std::string& half,
+                                  bool half_given) {
+  return load_rows(path, half, half_given);
+}
+
 std::string default_suite_path() { return data_dir() + "/openings.csv"; }
+std::string default_book_path() { return data_dir() + "/book.csv"; }
 
 }  // namespace xq::lab::common

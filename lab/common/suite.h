@@ -19,6 +19,21 @@ struct SuiteEntry {
 // FEN, a position without a legal move, or a file without positions.
 std::vector<SuiteEntry> load_suite(const std::string& path);
 
+// The games' opening book (data/book.csv, scripts/make_tuning_openings.py
+// --book): a suite whose `half` column puts each opening in the tuners'
+// half ("tune") or the verdicts' half ("verdict"). `half` "all" takes every
+// row of any suite; "tune" or "verdict" the rows of that half. A file
+// without the column is one whole: every row when `half_given` is false
+// (a command's default half), std::invalid_argument (one line) when the
+// user asked for a half; also for an unknown half.
+std::vector<SuiteEntry> load_book(const std::string& path, const std::string& half,
+                                  bool half_given);
+
+// The `column` field of every position of the suite, in order (what
+// load_suite returns): the labels of `xqlab lab --by COLUMN`. Throws
+// std::invalid_argument (one line) when the header has no such column.
+std::vector<std::string> suite_column(const std::string& path, const std::string& column);
+
 // The shipped suites' folder (the suites, the simulator's profiles), the
 // first of: PREFIX/share/xqlab beside an installed binary (PREFIX/bin/xqlab,
 // `cmake --install`); the environment's XQLAB_DATA_DIR; for a binary inside
@@ -27,5 +42,8 @@ std::vector<SuiteEntry> load_suite(const std::string& path);
 std::string data_dir();
 // data/openings.csv: the default suite of lab and ablation.
 std::string default_suite_path();
+// data/book.csv: the default book of the games (match, recommend, transfer,
+// evolve, spsa).
+std::string default_book_path();
 
 }  // namespace xq::lab::common

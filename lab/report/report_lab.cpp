@@ -265,6 +265,45 @@ std::string counter_figures(const Json& doc, int n) {
   return h;
 }
 
+// `xqlab lab --by COLUMN`: the speedup of each parallel configuration per
+// group of positions, each group against its own serial reference.
+std::string groups_figure(const Json& doc, int n) {
+  if (!doc.contains("by") || !doc["by"].is_object()) return "";
+  const Json& by = doc["by"];
+  const std::string column = str(by, "column");
+  chart::BarChart c;
+  c.t = {id_for("by-group", n), "speedup per " + column, "configuration", "speedup (serial time / time)"};
+  Table t{{column, "positions", "configuration", "speedup", "paired min", "paired max",
+           "search overhead", "idle share"}, {}};
+  for (const Json& g : by.value("groups", Json::array())) {
+    const std::string name = str(g, "label");
+    const std::size_t positions = g.value("positions", Json::array()).size();
+    c.series.push_back(column + " " + name + " (" + std::to_string(positions) + ")");
+    std::vector<double> values;
+    std::size_t k = 0;
+    for (const Json& r : g.value("results", Json::array())) {
+      if (num(r, "threads") <= 1 && str(r, "backend") == "serial") continue;
+      if (c.series.size() == 1) c.categories.push_back(label(r));
+      if (k < c.categories.size() && c.categories[k] == label(r)) values.push_back(num(r, "speedup"));
+      ++k;
+      const Json paired = r.value("paired_speedup", Json::object());
+      const Json loss = r.value("loss", Json::object());
+      t.rows.push_back({name, std::to_string(positions), label(r), cell(num(r, "speedup")),
+                        cell(paired.is_object() ? num(paired, "min") : chart::kNone),
+                        cell(paired.is_object() ? num(paired, "max") : chart::kNone),
+                        cell(num(r, "search_overhead")),
+                        cell(loss.is_object() ? num(loss, "idle") : chart::kNone)});
+    }
+    values.resize(c.categories.size(), chart::kNone);
+    c.values.push_back(values);
+  }
+  if (c.categories.empty()) return missing("speedup per " + column + ": no parallel configuration");
+  c.refs.push_back({1.0, "serial"});
+  return figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t,
+                "Each group's figures come from its positions alone, against its own serial "
+                "reference (xqlab lab --by " + column + ").");
+}
+
 }  // namespace
 
 std::string lab_section(const Json& doc, int n) {
@@ -282,6 +321,7 @@ std::string lab_section(const Json& doc, int n) {
   h += time_figure(doc, n);
   h += counter_figures(doc, n);
   h += positions_figure(doc, n);
+  h += groups_figure(doc, n);
   return h + "</section>\n";
 }
 

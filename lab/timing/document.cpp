@@ -94,6 +94,16 @@ Json lab_summary_json(const LabSettings& s, std::size_t positions,
   return j;
 }
 
+Json groups_json(const std::string& column, const std::vector<GroupSummary>& groups) {
+  Json list = Json::array();
+  for (const GroupSummary& g : groups) {
+    Json positions = Json::array();
+    for (int p : g.positions) positions.push_back(p + 1);
+    list.push_back(Json{{"label", g.label}, {"positions", positions}, {"results", g.rows}});
+  }
+  return Json{{"column", column}, {"groups", list}};
+}
+
 Json lab_document(const common::RunMeta& meta, const LabSettings& s,
                   const std::vector<common::SuiteEntry>& suite, const std::vector<LabRun>& runs,
                   const std::vector<LabSummary>& rows) {

@@ -23,6 +23,10 @@ void to_json(Json& j, const LabSummary& r);
 Json lab_summary_json(const LabSettings& s, std::size_t positions,
                       const std::vector<LabSummary>& rows);
 
+// The figures per group of positions (summarise_by): {"column", "groups":
+// [{"label", "positions" (numbered from 1), "results"}]}.
+Json groups_json(const std::string& column, const std::vector<GroupSummary>& groups);
+
 // The whole document.
 Json lab_document(const common::RunMeta& meta, const LabSettings& s,
                   const std::vector<common::SuiteEntry>& suite, const std::vector<LabRun>& runs,

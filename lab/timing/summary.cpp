@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -255,6 +256,31 @@ std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
     if (ref != int(i)) loss(out[i], sums[i], sums[std::size_t(ref)]);
   }
   return out;
+}
+
+std::vector<GroupSummary> summarise_by(const LabSettings& s, const std::vector<std::string>& labels,
+                                       const std::vector<LabRun>& runs) {
+  std::vector<GroupSummary> groups;
+  std::vector<int> group_of(labels.size()), index_in(labels.size());
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    std::size_t g = 0;
+    while (g < groups.size() && groups[g].label != labels[i]) ++g;
+    if (g == groups.size()) groups.push_back({labels[i], {}, {}});
+    group_of[i] = int(g);
+    index_in[i] = int(groups[g].positions.size());
+    groups[g].positions.push_back(int(i));
+  }
+  std::vector<std::vector<LabRun>> subsets(groups.size());
+  for (const LabRun& r : runs) {
+    if (r.position < 0 || std::size_t(r.position) >= labels.size())
+      throw std::invalid_argument("summarise_by: a run's position has no label");
+    LabRun copy = r;
+    copy.position = index_in[std::size_t(r.position)];
+    subsets[std::size_t(group_of[std::size_t(r.position)])].push_back(std::move(copy));
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    groups[g].rows = summarise(s, groups[g].positions.size(), subsets[g]);
+  return groups;
 }
 
 std::vector<WorkSpanFit> fit_work_span(const LabSettings& s, const std::vector<LabRun>& runs) {

@@ -119,6 +119,19 @@ std::vector<WorkSpanFit> fit_work_span(const LabSettings& s, const std::vector<L
 std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
                                   const std::vector<LabRun>& runs);
 
+// The same figures per group of positions (`xqlab lab --by COLUMN`): one
+// group per distinct label, in the order of first appearance; labels[i] is
+// position i's. Each group's figures are summarise() over its positions
+// alone (its own serial reference, its own paired runs). Throws
+// std::invalid_argument when labels and positions differ in number.
+struct GroupSummary {
+  std::string label;
+  std::vector<int> positions;  // indices into the suite
+  std::vector<LabSummary> rows;
+};
+std::vector<GroupSummary> summarise_by(const LabSettings& s, const std::vector<std::string>& labels,
+                                       const std::vector<LabRun>& runs);
+
 // The note on thread counts above the machine's cores ("" when none is).
 std::string oversubscription_note(const LabSettings& s);
 

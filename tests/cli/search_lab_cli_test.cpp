@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -229,6 +230,63 @@ TEST(CliLab, SmallRunWritesSummaryJsonAndRawCsv) {
   std::remove(csv.c_str());
   // Header + one row per search: configurations x positions x 2 runs.
   EXPECT_EQ(count_lines(rows), 1 + configs * xq::test::kLabPositions * 2) << rows.substr(0, 400);
+}
+
+// --by COLUMN: the figures again per group of positions, each group over its
+// positions alone. With one run a group's summed time and nodes are sums
+// over its positions, so the groups' add up to the whole suite's.
+TEST(CliLab, ByGroupsPartitionTheSuite) {
+  const std::string suite = ::testing::TempDir() + "xqlab_by_" + std::to_string(::getpid()) + ".csv";
+  {
+    std::ofstream out(suite);
+    out << "name,fen,size\n";
+    const std::vector<std::string> fens = {
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1",
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - 0 1"};
+    for (std::size_t i = 0; i < fens.size(); ++i)
+      out << "p" << i << "," << fens[i] << "," << (i % 2 ? "odd" : "even") << "\n";
+  }
+  const std::string doc = suite + ".json", dir = suite + ".report";
+  const XqlabRun r = xqlab({"lab", "--suite", suite, "--by", "size", "--backends", "serial,ybwc",
+                            "--threads", "1,2", "--depth", "3", "--runs", "1", "--json", "--quiet",
+                            "--json-file", doc});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = r.json();
+  const json& by = j.at("by");
+  EXPECT_EQ(by.at("column"), "size");
+  ASSERT_EQ(by.at("groups").size(), 2u);
+  EXPECT_EQ(by["groups"][0]["label"], "even");
+  EXPECT_EQ(by["groups"][0]["positions"], json::array({1, 3}));
+  EXPECT_EQ(by["groups"][1]["positions"], json::array({2, 4}));
+  int compared = 0;
+  for (std::size_t c = 0; c < j.at("results").size(); ++c) {
+    double seconds = 0, nodes = 0;
+    for (const json& g : by["groups"]) {
+      ASSERT_EQ(g["results"].size(), j["results"].size());
+      seconds += g["results"][c]["seconds"].get<double>();
+      nodes += g["results"][c]["nodes"].get<double>();
+    }
+    EXPECT_NEAR(seconds, j["results"][c]["seconds"].get<double>(), 1e-6) << c;
+    EXPECT_NEAR(nodes, j["results"][c]["nodes"].get<double>(), 0.5) << c;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3);
+  // The report draws the groups' speedups.
+  const XqlabRun page = xqlab({"report", "--out", dir, doc});
+  ASSERT_EQ(page.status, 0) << page.err;
+  const std::string html = xq::test::read_file(dir + "/report.html");
+  EXPECT_NE(html.find("id=\"fig-by-group\""), std::string::npos);
+  EXPECT_NE(html.find("size odd (2)"), std::string::npos);
+  // The text names each group; a missing column fails before any search.
+  const XqlabRun text = xqlab({"lab", "--suite", suite, "--by", "size", "--backends", "serial,ybwc",
+                               "--threads", "2", "--depth", "2", "--runs", "1", "--quiet"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("size = odd: 2 positions"), std::string::npos) << text.out;
+  xq::test::expect_one_line_error(
+      xqlab({"lab", "--suite", suite, "--by", "nosuch", "--depth", "2", "--quiet"}), "no column");
+  std::remove(suite.c_str());
 }
 
 TEST(CliLab, NotesThreadCountsAboveTheCores) {

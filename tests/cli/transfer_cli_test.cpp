@@ -25,7 +25,7 @@ TEST(CliTransferSlow, TinyRunHasEveryMeasurePerProfile) {
                           "advisors black,3k5/4a4/9/9/9/9/9/9/4A4/4K4 b - - 110 60\n";
   const XqlabRun r = run_xqlab({"transfer", "--backends", "lazysmp", "--games", "2", "--tc",
                                 "0.3+0.03", "--game-depth", "thesis=2,modern=3", "--lab-depth", "3",
-                                "--lab-runs", "2", "--openings", suite, "--json"});
+                                "--lab-runs", "2", "--suite", suite, "--book", suite, "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const nlohmann::json j = r.json();
   const nlohmann::json& t = j["transfer"];

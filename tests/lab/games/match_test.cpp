@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <set>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -361,15 +363,72 @@ TEST(MatchCli, BadInputIsOneLine) {
   // before any game, and nothing is written.
   const std::string gz = xq::test::temp_path("match", "games.jsonl.gz");
   std::remove(gz.c_str());
-  const test::XqlabRun r = test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--results", gz, "--openings", suite});
+  const test::XqlabRun r = test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab", "--results", gz, "--games", "2", "--openings", suite});
   test::expect_one_line_error(r, "gz results");
   EXPECT_NE(r.err.find("gzip it when the match is over"), std::string::npos) << r.err;
   EXPECT_FALSE(std::ifstream(gz).good());
 }
 
+// Each opening of the book once per colour pair: more games than twice the
+// openings is a usage error before any game, unless --reuse-openings (one
+// warning; the interval is then clustered by opening). A book's halves: the
+// verdicts play "verdict", a named half needs the column.
+TEST(MatchCli, TheBookIsPlayedOnceUnlessReuseIsAsked) {
+  const std::string suite = short_suite();
+  const int openings = int(common::load_suite(suite).size());
+  const std::string too_many = std::to_string(2 * openings + 2);
+  test::expect_one_line_error(
+      test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab:name=b", "--depth", "1",
+                       "--games", too_many, "--book", suite}),
+      "more games than the book holds");
+  const auto refused = test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab:name=b",
+                                        "--depth", "1", "--games", too_many, "--book", suite});
+  EXPECT_NE(refused.err.find("--reuse-openings"), std::string::npos) << refused.err;
+  const auto r = test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab:name=b", "--depth",
+                                  "1", "--games", too_many, "--book", suite, "--reuse-openings",
+                                  "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("clustered by opening"), std::string::npos) << r.err;
+  const nlohmann::json j = r.json();
+  const auto& p = j["match"]["pairings"][0];
+  EXPECT_EQ(p["wins"].get<int>() + p["draws"].get<int>() + p["losses"].get<int>(), 2 * openings + 2);
+  EXPECT_NE(p["elo_interval"], "pentanomial");  // clustered, or not estimable when all pairs alike
+  // A half needs the column; an unknown half is refused by the option.
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab",
+                                               "--book", suite, "--book-half", "tune"}),
+                              "a half of a suite without halves");
+  test::expect_one_line_error(test::run_xqlab({"match", "--engine", "xqlab", "--engine", "xqlab",
+                                               "--book-half", "both"}),
+                              "unknown half");
+}
+
+TEST(MatchCli, TheShippedBookHasTwoDisjointHalves) {
+  const std::string book = std::string(XQLAB_DATA_DIR) + "/book.csv";
+  const auto all = common::load_book(book, "all", true);
+  const auto tune = common::load_book(book, "tune", true);
+  const auto verdict = common::load_book(book, "verdict", true);
+  EXPECT_GE(all.size(), 1000u);
+  EXPECT_EQ(tune.size() + verdict.size(), all.size());
+  EXPECT_GE(tune.size(), 400u);
+  EXPECT_GE(verdict.size(), 400u);
+  std::set<std::string> fens;
+  for (const auto& e : all) fens.insert(e.pos.fen());
+  EXPECT_EQ(fens.size(), all.size()) << "the book repeats an opening";
+  // Disjoint from every other suite of data/.
+  int suites = 0;
+  for (const auto& f : std::filesystem::directory_iterator(XQLAB_DATA_DIR)) {
+    if (f.path().extension() != ".csv" || f.path().filename() == "book.csv") continue;
+    for (const auto& e : common::load_suite(f.path().string()))
+      EXPECT_EQ(fens.count(e.pos.fen()), 0u) << f.path() << ": " << e.name;
+    ++suites;
+  }
+  EXPECT_GE(suites, 6);
+}
+
 TEST(RecommendCli, SaysWhenTheEvidenceIsNotEnough) {
   const auto r = test::run_xqlab({"recommend", "--threads", "1", "--candidates", "serial,ybwc", "--games", "2",
-                                  "--movetime", "20", "--openings", short_suite(), "--lab-depth", "2", "--json"});
+                                  "--movetime", "20", "--suite", short_suite(), "--book", short_suite(),
+                                  "--lab-depth", "2", "--json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = r.json();
   const auto& rec = j["recommendation"];

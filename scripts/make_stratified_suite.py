@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Builds data/stratified.csv, a suite of real middlegames for the 2-thread
+speedup figures, in two steps.
+
+1. candidates (Fairy-Stockfish only; may run beside other work): from the
+   openings of data/book.csv (the `tune` half and the `verdict` half alike,
+   in file order), Fairy-Stockfish self-play (`go nodes N`, one thread, so
+   the games repeat) continues each opening by PLIES + (k mod SPREAD) plies;
+   the position is kept when Fairy-Stockfish scores it within MARGIN
+   centipawns (not decided), it has legal moves and it is in no other suite
+   of data/. The project's own engine plays no part in choosing them.
+
+     scripts/make_stratified_suite.py candidates --count 96 > /tmp/candidates.csv
+
+2. strata (a timing: run it on a quiet machine, nothing else running): each
+   candidate is searched once by the serial engine at depth 10 (`xqlab
+   search --depth 10 --json`, thesis profile, xor, 16 MiB); its time gives
+   the size class (small < 3 s, large > 20 s, else medium), its share of
+   quiescence nodes the quiescence class (q-heavy when the share is at or
+   above the candidates' median). Each position goes to the `tune` or the
+   `verdict` half by the SHA-256 of its FEN and the seed, so that the halves
+   do not depend on the order of the rows.
+
+     scripts/make_stratified_suite.py strata --xqlab build/xqlab /tmp/candidates.csv > data/stratified.csv
+
+The strata hold on the host that made them (its serial speed is recorded in
+the file's `serial_s` column and in the journal); on another host only the
+ratios between positions carry over.
+"""
+import argparse
+import csv
+import hashlib
+import json
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def fens_of(path):
+    with open(path, newline="") as f:
+        return {" ".join(r["fen"].split()[:2]) for r in csv.DictReader(f)}
+
+
+def candidates(a):
+    eng = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(cmd):
+        eng.stdin.write(cmd + "\n")
+        eng.stdin.flush()
+
+    def read_until(prefix):
+        lines = []
+        while True:
+            line = eng.stdout.readline()
+            if not line:
+                sys.exit("engine exited")
+            lines.append(line.strip())
+            if line.startswith(prefix):
+                return lines
+
+    send("uci"); read_until("uciok")
+    send("setoption name UCI_Variant value xiangqi")
+    send("setoption name Threads value 1")
+    send("isready"); read_until("readyok")
+
+    seen = set()
+    for p in sorted(DATA.glob("*.csv")):
+        seen |= fens_of(p)
+    with open(DATA / "book.csv", newline="") as f:
+        book = list(csv.DictReader(f))
+
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["name", "opening", "plies", "cp", "fen"])
+    made = 0
+    for k, row in enumerate(book):
+        if made >= a.count:
+            break
+        plies = a.plies + k % a.spread
+        send("ucinewgame")
+        send(f"position fen {row['fen']}")
+        played, score = [], None
+        for _ in range(plies + 1):
+            send(f"position fen {row['fen']} moves {' '.join(played)}".rstrip())
+            send(f"go nodes {a.nodes}")
+            lines = read_until("bestmove")
+            for l in lines:
+                m = re.search(r"score cp (-?\d+)", l)
+                if m:
+                    score = int(m.group(1))
+                elif "score mate" in l:
+                    score = 10 ** 6
+            best = lines[-1].split()[1]
+            if len(played) >= plies or best in ("(none)", "0000"):
+                break
+            played.append(best)
+        if score is None or abs(score) > a.margin or len(played) < plies:
+            continue
+        send(f"position fen {row['fen']} moves {' '.join(played)}")
+        send("d")
+        fen = read_until("Fen:")[-1][4:].strip()
+        send("isready"); read_until("readyok")
+        key = " ".join(fen.split()[:2])
+        if key in seen:
+            continue
+        seen.add(key)
+        made += 1
+        out.writerow([f"stratified {made}", row["name"], len(played), score, fen])
+        sys.stdout.flush()
+    send("quit")
+    if made < a.count:
+        sys.exit(f"only {made} candidates from {len(book)} openings")
+
+
+def strata(a):
+    with open(a.candidates, newline="") as f:
+        rows = list(csv.DictReader(f))
+    timed = []
+    for r in rows:
+        cmd = [a.xqlab, "search", "--fen", r["fen"], "--depth", str(a.depth), "--json"]
+        res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        d = json.loads(res.stdout)
+        timed.append((r, d["seconds"], d["qnodes"] / max(1, d["nodes"]), d["nodes"]))
+        print(f"{r['name']}: {d['seconds']:.2f} s, {d['nodes']} nodes", file=sys.stderr)
+    q_median = statistics.median(q for _, _, q, _ in timed)
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["name", "fen", "size", "quiescence", "half", "serial_s", "nodes", "qshare", "opening", "cp"])
+    for r, s, q, n in timed:
+        size = "small" if s < 3 else "large" if s > 20 else "medium"
+        qclass = "q-heavy" if q >= q_median else "q-light"
+        digest = hashlib.sha256(f"{a.seed}:{r['fen']}".encode()).digest()
+        half = "tune" if digest[0] % 2 == 0 else "verdict"
+        out.writerow([r["name"], r["fen"], size, qclass, half, f"{s:.3f}", n, f"{q:.4f}", r["opening"], r["cp"]])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="step", required=True)
+    c = sub.add_parser("candidates")
+    c.add_argument("--count", type=int, default=96)
+    c.add_argument("--plies", type=int, default=20)
+    c.add_argument("--spread", type=int, default=21)
+    c.add_argument("--nodes", type=int, default=20000)
+    c.add_argument("--margin", type=int, default=300)
+    c.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    s = sub.add_parser("strata")
+    s.add_argument("candidates")
+    s.add_argument("--xqlab", default="build/xqlab")
+    s.add_argument("--depth", type=int, default=10)
+    s.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    candidates(a) if a.step == "candidates" else strata(a)
+
+
+if __name__ == "__main__":
+    main()
