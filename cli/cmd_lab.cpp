@@ -61,6 +61,7 @@ struct LabArgs {
   bool json = false, quiet = false, resume = false;
   SimArgs sim;  // --simulate (lab/timing/simulation.h)
   std::string profile = "thesis";
+  std::string suite_half = "all";
 };
 
 std::atomic<bool> g_lab_stop{false};
@@ -149,7 +150,7 @@ std::vector<lab::timing::LabRun> journal_start(const LabArgs& a, const std::stri
 void print_settings(std::FILE* head, const lab::timing::LabSettings& s, std::size_t positions) {
   if (s.sim) std::fprintf(head, "%s\n", lab::timing::sim_banner(*s.sim, s.runs).c_str());
   std::fprintf(head, "lab settings: suite %s (%zu positions), depth %d, runs %d, %zu MiB, %zu "
-               "configurations:", s.suite_path.c_str(), positions, s.depth, s.runs,
+               "configurations:", suite_text(s).c_str(), positions, s.depth, s.runs,
                s.base.hash_mib, s.configs.size());
   for (const lab::timing::LabConfig& c : s.configs) std::fprintf(head, " %s", c.label().c_str());
   std::fprintf(head, "\n");
@@ -221,6 +222,7 @@ void print_engine_notes(std::FILE* out, const lab::timing::LabSettings& s,
 
 int run(const LabArgs& a) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
+  s.suite_half = a.suite_half;
   s.sim = sim_settings(a.sim);
   s.features = profile_features(a.profile);
   std::vector<std::string> names;
@@ -240,10 +242,12 @@ int run(const LabArgs& a) {
   // An engine that cannot start or rejects its options fails here, in one
   // line, before any search.
   for (const std::string& e : a.engines) (void)lab::games::make_external_backend(e, s.base);
-  const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
+  const std::vector<lab::common::SuiteEntry> suite =
+      lab::common::load_book(s.suite_path, s.suite_half, true);
   // --by: the labels are read before any search, so a missing column fails first.
   const std::vector<std::string> labels =
-      a.by.empty() ? std::vector<std::string>{} : lab::common::suite_column(s.suite_path, a.by);
+      a.by.empty() ? std::vector<std::string>{}
+                   : lab::common::suite_column(s.suite_path, a.by, s.suite_half);
   std::FILE* text = a.json ? stderr : stdout;
   if (!a.json_file.empty()) {  // fail before work, without touching the file
     try {
@@ -327,6 +331,7 @@ Command add_lab(CLI::App& root) {
                                              "overhead of backends x schemes x threads");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
+  add_suite_half_option(app, a->suite_half);
   app->add_option("--by", a->by,
                   "also give the figures per group of positions: the suite's column COLUMN names "
                   "each position's group (e.g. --by size on data/stratified.csv)");

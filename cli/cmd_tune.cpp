@@ -29,6 +29,7 @@ struct TuneArgs {
   std::size_t hash_mb = 16;
   bool json = false;
   std::string profile = "thesis";
+  std::string suite_half = "all";
 };
 
 std::string joined(const std::vector<std::string>& v) {
@@ -40,6 +41,7 @@ std::string joined(const std::vector<std::string>& v) {
 lab::timing::LabSettings settings(const TuneArgs& a, std::vector<lab::timing::TuneAxis>& space) {
   lab::timing::LabSettings s = lab_settings(a.suite, a.depth, a.runs, a.hash_mb, a.params);
   s.features = profile_features(a.profile);
+  s.suite_half = a.suite_half;
   const BackendInfo& info = find_backend(a.backend);
   const std::string hash = a.hash.empty() ? std::string(info.default_hash) : a.hash;
   if (!info.supports(hash))
@@ -61,7 +63,7 @@ lab::timing::LabSettings settings(const TuneArgs& a, std::vector<lab::timing::Tu
 void print_text(const lab::timing::LabSettings& s, std::size_t positions, const lab::timing::TuneReport& rep) {
   std::printf("xqlab tune: %s/%s/%dt, %zu positions from %s, depth %d, %d interleaved run%s\n",
               s.configs[0].backend.c_str(), s.configs[0].hash.c_str(), s.configs[0].threads,
-              positions, s.suite_path.c_str(), s.depth, s.runs, s.runs == 1 ? "" : "s");
+              positions, suite_text(s).c_str(), s.depth, s.runs, s.runs == 1 ? "" : "s");
   std::printf("ratio = candidate time / default time, median over positions of the per-position"
               " mean log ratio over runs;\n95%% CI: bootstrap of that median; faster/slower:"
               " positions; p: two-sided sign test\n\n");
@@ -112,6 +114,7 @@ Json report_json(const lab::timing::LabSettings& s, std::size_t positions, const
                 {"hash", s.configs[0].hash},
                 {"threads", s.configs[0].threads},
                 {"suite", s.suite_path},
+                {"suite_half", s.suite_half},
                 {"positions", positions},
                 {"depth", s.depth},
                 {"runs", s.runs},
@@ -135,7 +138,8 @@ void save(const TuneArgs& a, const lab::timing::LabSettings& s, const lab::timin
 int run(const TuneArgs& a) {
   std::vector<lab::timing::TuneAxis> space;
   const lab::timing::LabSettings s = settings(a, space);
-  const std::vector<lab::common::SuiteEntry> suite = lab::common::load_suite(s.suite_path);
+  const std::vector<lab::common::SuiteEntry> suite =
+      lab::common::load_book(s.suite_path, s.suite_half, true);
   lab::timing::LabCallbacks cb;
   cb.on_pass = [&](const lab::timing::LabConfig& c, int run, double seconds, double elapsed) {
     std::fprintf(stderr, "tune: run %d/%d  %-44s %8.3f s   (elapsed %.0f s)\n", run + 1, s.runs,
@@ -158,6 +162,7 @@ Command add_tune(CLI::App& root) {
       "tune", "searches a backend's split parameters by interleaved time-to-depth runs");
   app->add_option("--suite", a->suite, "position suite (CSV with a fen column)")
       ->capture_default_str();
+  add_suite_half_option(app, a->suite_half);
   app->add_option("--backend", a->backend, "backend to tune")
       ->check(backend_name())->capture_default_str();
   add_hash_option(app, a->hash);

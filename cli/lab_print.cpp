@@ -139,13 +139,17 @@ void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
 
 }  // namespace
 
+std::string suite_text(const lab::timing::LabSettings& s) {
+  return s.suite_half == "all" ? s.suite_path : s.suite_path + " (" + s.suite_half + " half)";
+}
+
 void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
                     const std::vector<lab::timing::LabSummary>& rows,
                     const std::vector<lab::timing::WorkSpanFit>& fits) {
   if (s.sim) std::printf("%s\n", lab::timing::sim_banner(*s.sim, s.runs).c_str());
   std::printf("xqlab lab%s: %zu positions from %s, depth %d, %s profile, median of %d %s%s, "
               "%zu MiB table\n",
-              s.sim ? " (SIMULATED, virtual time)" : "", positions, s.suite_path.c_str(), s.depth,
+              s.sim ? " (SIMULATED, virtual time)" : "", positions, suite_text(s).c_str(), s.depth,
               profile_name(s.features).c_str(), s.runs, s.sim ? "seed" : "run",
               s.runs == 1 ? "" : "s", s.base.hash_mib);
   std::printf("backend parameters:");

@@ -16,6 +16,10 @@ lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int r
 lab::timing::LabSettings lab_settings(const std::string& suite, int depth, int runs,
                                       std::size_t hash_mb, const std::vector<std::string>& params);
 
+// The suite as the lab's text names it: its path, then " (verdict half)"
+// when a half was chosen.
+std::string suite_text(const lab::timing::LabSettings& s);
+
 // `fits`: Kuszmaul's model fitted to the backends that count their critical
 // path (printed with their W / C rows when there are any).
 void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,

@@ -270,6 +270,15 @@ void add_book_options(CLI::App* app, BookArgs& args, const std::string& default_
                 "clustered by opening)");
 }
 
+void add_suite_half_option(CLI::App* app, std::string& half) {
+  app->add_option("--suite-half", half,
+                  "the suite's half to search: tune, verdict (a suite with a half column, e.g. "
+                  "data/stratified.csv: tune on one half, take figures of record from the other) "
+                  "or all")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tune", "verdict", "all"}));
+}
+
 std::vector<lab::common::SuiteEntry> load_book(const BookArgs& args) {
   const bool given = !args.half.empty();
   return lab::common::load_book(args.path, given ? args.half : args.default_half, given);

@@ -100,6 +100,10 @@ struct BookArgs {
   std::string default_half;
   bool reuse = false;
 };
+// --suite-half: the half of the lab's suite (a `half` column, e.g.
+// data/stratified.csv) that lab and tune search; "all" (default) every row.
+void add_suite_half_option(CLI::App* app, std::string& half);
+
 // The book's openings as the arguments name them (no count check).
 std::vector<lab::common::SuiteEntry> load_book(const BookArgs& args);
 void add_book_options(CLI::App* app, BookArgs& args, const std::string& default_half,

@@ -17,26 +17,40 @@ namespace xq::lab::common {
 
 namespace {
 
-// The rows of the file whose `half` field is `half` (every row for "all").
-std::vector<SuiteEntry> load_rows(const std::string& path, std::string half, bool half_given) {
-  const CsvTable t = read_csv(path);
-  const int fen_col = t.column("fen"), name_col = t.column("name"), half_col = t.column("half");
+// The indices of the rows of `t` whose `half` field is `half` (every row
+// for "all"; a file without the column is one whole unless `half_given`).
+std::vector<std::size_t> rows_of_half(const CsvTable& t, const std::string& path, std::string half,
+                                      bool half_given) {
+  const int half_col = t.column("half");
   if (half_col < 0 && !half_given) half = "all";
-  if (fen_col < 0) throw std::invalid_argument(path + ": header has no 'fen' column");
   if (half != "all" && half != "tune" && half != "verdict")
-    throw std::invalid_argument("unknown book half '" + half + "' (tune, verdict or all)");
+    throw std::invalid_argument("unknown half '" + half + "' (tune, verdict or all)");
   if (half != "all" && half_col < 0)
     throw std::invalid_argument(path + ": header has no 'half' column (a book's halves: tune, "
-                                "verdict; any suite: --book-half all)");
-  std::vector<SuiteEntry> out;
+                                "verdict; any suite: all)");
+  std::vector<std::size_t> rows;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    const std::vector<std::string>& row = t.rows[i];
     if (half != "all") {
-      const std::string& h = row[std::size_t(half_col)];
+      const std::string& h = t.rows[i][std::size_t(half_col)];
       if (h != "tune" && h != "verdict")
         throw std::invalid_argument(t.where(i) + ": half '" + h + "' is neither tune nor verdict");
       if (h != half) continue;
     }
+    rows.push_back(i);
+  }
+  if (rows.empty())
+    throw std::invalid_argument("suite file '" + path + "' holds no positions" +
+                                (half == "all" ? std::string() : " in half '" + half + "'"));
+  return rows;
+}
+
+std::vector<SuiteEntry> load_rows(const std::string& path, const std::string& half, bool half_given) {
+  const CsvTable t = read_csv(path);
+  const int fen_col = t.column("fen"), name_col = t.column("name");
+  if (fen_col < 0) throw std::invalid_argument(path + ": header has no 'fen' column");
+  std::vector<SuiteEntry> out;
+  for (const std::size_t i : rows_of_half(t, path, half, half_given)) {
+    const std::vector<std::string>& row = t.rows[i];
     SuiteEntry e;
     e.name = name_col >= 0 && !row[std::size_t(name_col)].empty()
                  ? row[std::size_t(name_col)]
@@ -47,9 +61,6 @@ std::vector<SuiteEntry> load_rows(const std::string& path, std::string half, boo
       throw std::invalid_argument(t.where(i) + ": position has no legal move");
     out.push_back(std::move(e));
   }
-  if (out.empty())
-    throw std::invalid_argument("suite file '" + path + "' holds no positions" +
-                                (half == "all" ? std::string() : " in half '" + half + "'"));
   return out;
 }
 
@@ -84,13 +95,15 @@ std::string data_dir() {
 
 std::vector<SuiteEntry> load_suite(const std::string& path) { return load_rows(path, "all", true); }
 
-std::vector<std::string> suite_column(const std::string& path, const std::string& column) {
+std::vector<std::string> suite_column(const std::string& path, const std::string& column,
+                                      const std::string& half) {
   const CsvTable t = read_csv(path);
   const int col = t.column(column);
   if (col < 0)
     throw std::invalid_argument(path + ": header has no '" + column + "' column to group by");
   std::vector<std::string> out;
-  for (const std::vector<std::string>& row : t.rows) out.push_back(row[std::size_t(col)]);
+  for (const std::size_t i : rows_of_half(t, path, half, true))
+    out.push_back(t.rows[i][std::size_t(col)]);
   return out;
 }
 

@@ -29,10 +29,12 @@ std::vector<SuiteEntry> load_suite(const std::string& path);
 std::vector<SuiteEntry> load_book(const std::string& path, const std::string& half,
                                   bool half_given);
 
-// The `column` field of every position of the suite, in order (what
-// load_suite returns): the labels of `xqlab lab --by COLUMN`. Throws
-// std::invalid_argument (one line) when the header has no such column.
-std::vector<std::string> suite_column(const std::string& path, const std::string& column);
+// The `column` field of every position of the suite's `half` ("all": every
+// row), in order (what load_book(path, half, true) returns): the labels of
+// `xqlab lab --by COLUMN`. Throws std::invalid_argument (one line) when the
+// header has no such column, and as load_book for the half.
+std::vector<std::string> suite_column(const std::string& path, const std::string& column,
+                                      const std::string& half = "all");
 
 // The shipped suites' folder (the suites, the simulator's profiles), the
 // first of: PREFIX/share/xqlab beside an installed binary (PREFIX/bin/xqlab,

@@ -307,7 +307,9 @@ std::string groups_figure(const Json& doc, int n) {
 }  // namespace
 
 std::string lab_section(const Json& doc, int n) {
-  std::string h = "<section class=\"lab\">\n<h2>Lab: " + svg::escape(str(doc, "suite")) +
+  const std::string half =
+      doc.contains("suite_half") ? " (" + svg::escape(str(doc, "suite_half")) + " half)" : "";
+  std::string h = "<section class=\"lab\">\n<h2>Lab: " + svg::escape(str(doc, "suite")) + half +
                   ", depth " +
                   svg::escape(str(doc, "depth")) + ", " + svg::escape(str(doc, "runs")) +
                   " runs, " + svg::escape(str(doc, "positions")) + " positions</h2>\n";

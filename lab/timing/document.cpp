@@ -91,6 +91,7 @@ Json lab_summary_json(const LabSettings& s, std::size_t positions,
          {"note", note.empty() ? Json() : Json(note)},
          {"params", records::backend_json("", s.base)["params"]},
          {"results", rows}};
+  if (s.suite_half != "all") j["suite_half"] = s.suite_half;
   return j;
 }
 

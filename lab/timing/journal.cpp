@@ -74,6 +74,7 @@ Json journal_settings(const LabSettings& s, const std::vector<common::SuiteEntry
   // Likewise a run of another profile than the thesis's (journals written
   // before profiles existed are the thesis's).
   if (profile_name(s.features) != "thesis") j["features"] = s.features.to_string();
+  if (s.suite_half != "all") j["suite_half"] = s.suite_half;
   return j;
 }
 

@@ -39,6 +39,9 @@ struct LabConfig {
 
 struct LabSettings {
   std::string suite_path;
+  // The suite's half the lab searches (a `half` column: "tune" or
+  // "verdict"); "all": every position.
+  std::string suite_half = "all";
   std::vector<LabConfig> configs;  // references (serial, 1 thread) first
   Depth depth = 7;
   int runs = 3;
