@@ -23,6 +23,14 @@ speedup figures, in two steps.
 
      scripts/make_stratified_suite.py strata --xqlab build/xqlab /tmp/candidates.csv > data/stratified.csv
 
+data/stratified.csv was made on 2026-12-03 by the two commands above (the
+candidates 06:14-06:40 UTC beside a CI run, niced; the strata 06:59-07:07 UTC,
+nothing else running, with build/xqlab of 6698ece, LTO, on a 2-core AMD EPYC VM:
+2.71 M nodes/s over the 96 searches, 433 s in all). Its classes: small 50,
+medium 42, large 4; q-heavy 48 (quiescence share >= 0.857); tune 46,
+verdict 50. Large trees are rare in real middlegames at depth 10 (4 of 96):
+per-class figures of the large class rest on 2 positions a half.
+
 The strata hold on the host that made them (its serial speed is recorded in
 the file's `serial_s` column and in the journal); on another host only the
 ratios between positions carry over.
