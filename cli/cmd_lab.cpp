@@ -149,7 +149,7 @@ std::vector<lab::timing::LabRun> journal_start(const LabArgs& a, const std::stri
 
 void print_settings(std::FILE* head, const lab::timing::LabSettings& s, std::size_t positions) {
   if (s.sim) std::fprintf(head, "%s\n", lab::timing::sim_banner(*s.sim, s.runs).c_str());
-  std::fprintf(head, "lab settings: suite %s (%zu positions), depth %d, runs %d, %zu MiB, %zu "
+  std::fprintf(head, "lab settings: suite %s, %zu positions, depth %d, runs %d, %zu MiB, %zu "
                "configurations:", suite_text(s).c_str(), positions, s.depth, s.runs,
                s.base.hash_mib, s.configs.size());
   for (const lab::timing::LabConfig& c : s.configs) std::fprintf(head, " %s", c.label().c_str());
