@@ -39,11 +39,11 @@ import argparse
 import csv
 import hashlib
 import json
-import re
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+from uci_engine import UciEngine
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -54,30 +54,13 @@ def fens_of(path):
 
 
 def candidates(a):
-    eng = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(cmd):
-        eng.stdin.write(cmd + "\n")
-        eng.stdin.flush()
-
-    def read_until(prefix):
-        lines = []
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                sys.exit("engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    send("uci"); read_until("uciok")
-    send("setoption name UCI_Variant value xiangqi")
-    send("setoption name Threads value 1")
-    send("isready"); read_until("readyok")
+    eng = UciEngine(a.engine)
+    send, read_until = eng.send, eng.read_until
 
     seen = set()
     for p in sorted(DATA.glob("*.csv")):
-        seen |= fens_of(p)
+        if p.name != "stratified.csv":  # its own output: a re-run makes the same rows
+            seen |= fens_of(p)
     with open(DATA / "book.csv", newline="") as f:
         book = list(csv.DictReader(f))
 
@@ -92,25 +75,14 @@ def candidates(a):
         send(f"position fen {row['fen']}")
         played, score = [], None
         for _ in range(plies + 1):
-            send(f"position fen {row['fen']} moves {' '.join(played)}".rstrip())
-            send(f"go nodes {a.nodes}")
-            lines = read_until("bestmove")
-            for l in lines:
-                m = re.search(r"score cp (-?\d+)", l)
-                if m:
-                    score = int(m.group(1))
-                elif "score mate" in l:
-                    score = 10 ** 6
-            best = lines[-1].split()[1]
+            best, cp = eng.go_nodes(f"fen {row['fen']} moves {' '.join(played)}".rstrip(), a.nodes)
+            score = cp if cp is not None else score
             if len(played) >= plies or best in ("(none)", "0000"):
                 break
             played.append(best)
         if score is None or abs(score) > a.margin or len(played) < plies:
             continue
-        send(f"position fen {row['fen']} moves {' '.join(played)}")
-        send("d")
-        fen = read_until("Fen:")[-1][4:].strip()
-        send("isready"); read_until("readyok")
+        fen = eng.fen(f"fen {row['fen']} moves {' '.join(played)}")
         key = " ".join(fen.split()[:2])
         if key in seen:
             continue

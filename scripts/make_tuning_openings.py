@@ -23,8 +23,8 @@ import csv
 import hashlib
 import random
 import re
-import subprocess
 import sys
+from uci_engine import UciEngine
 
 
 def main():
@@ -46,26 +46,8 @@ def main():
         with open(path, newline="") as f:
             seen.update(" ".join(r["fen"].split()[:2]) for r in csv.DictReader(f))
 
-    eng = subprocess.Popen([a.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(cmd):
-        eng.stdin.write(cmd + "\n")
-        eng.stdin.flush()
-
-    def read_until(prefix):
-        lines = []
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                sys.exit("engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-
-    send("uci"); read_until("uciok")
-    send("setoption name UCI_Variant value xiangqi")
-    send("setoption name Threads value 1")
-    send("isready"); read_until("readyok")
+    eng = UciEngine(a.engine)
+    send, read_until = eng.send, eng.read_until
 
     def to_iccs(m):  # Fairy-Stockfish numbers Xiangqi ranks 1..10; ICCS 0..9
         f1, r1, f2, r2 = re.fullmatch(r"([a-i])(\d+)([a-i])(\d+)", m).groups()
@@ -89,25 +71,14 @@ def main():
         score = None
         for _ in range(a.plies + 1):
             send("ucinewgame")
-            send(f"position startpos moves {' '.join(played)}")
-            send(f"go nodes {a.nodes}")
-            lines = read_until("bestmove")
-            for l in lines:
-                m = re.search(r"score cp (-?\d+)", l)
-                if m:
-                    score = int(m.group(1))
-                elif "score mate" in l:
-                    score = 10 ** 6
-            best = lines[-1].split()[1]
+            best, cp = eng.go_nodes(f"startpos moves {' '.join(played)}", a.nodes)
+            score = cp if cp is not None else score
             if len(played) >= a.random + a.plies or best in ("(none)", "0000"):
                 break
             played.append(best)
         if score is None or abs(score) > a.margin:
             continue
-        send(f"position startpos moves {' '.join(played)}")
-        send("d")
-        fen = read_until("Fen:")[-1][4:].strip()
-        send("isready"); read_until("readyok")
+        fen = eng.fen(f"startpos moves {' '.join(played)}")
         key = " ".join(fen.split()[:2])
         if key in seen:
             continue

@@ -15,6 +15,7 @@
 #include "parallel/backend.h"
 #include "search/tunables.h"
 #include "tests/support/files.h"
+#include "tests/support/positions.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -240,11 +241,7 @@ TEST(CliLab, ByGroupsPartitionTheSuite) {
   {
     std::ofstream out(suite);
     out << "name,fen,size\n";
-    const std::vector<std::string> fens = {
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1",
-        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - 0 1"};
+    const std::vector<std::string>& fens = xq::test::four_short_fens();
     for (std::size_t i = 0; i < fens.size(); ++i)
       out << "p" << i << "," << fens[i] << "," << (i % 2 ? "odd" : "even") << "\n";
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/support/files.h"
+#include "tests/support/positions.h"
 #include "tests/support/run_xqlab.h"
 
 namespace {
@@ -25,11 +26,7 @@ std::string halved_suite(const std::string& tag) {
   const std::string suite = ::testing::TempDir() + "xqlab_half_" + tag + std::to_string(::getpid()) + ".csv";
   std::ofstream out(suite);
   out << "name,fen,size,half\n";
-  const std::vector<std::string> fens = {
-      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
-      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1",
-      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - 0 1"};
+  const std::vector<std::string>& fens = xq::test::four_short_fens();
   const char* halves[] = {"tune", "verdict", "verdict", "tune"};
   for (std::size_t i = 0; i < fens.size(); ++i)
     out << "p" << i << "," << fens[i] << "," << (i % 2 ? "odd" : "even") << "," << halves[i] << "\n";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <random>
+#include <string>
 #include <vector>
 
 #include "board/movegen.h"
@@ -29,6 +30,17 @@ inline std::vector<Position> random_positions(int count, unsigned seed, int min_
     if (fresh.set_fen(pos.fen()).empty() && MoveList(fresh).size > 0) out.push_back(fresh);
   }
   return out;
+}
+
+// The start position and three positions one move from it: a suite of
+// four small trees for the command-line tests of suites and their columns.
+inline const std::vector<std::string>& four_short_fens() {
+  static const std::vector<std::string> fens = {
+      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 0 1",
+      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/6P2/P1P1P3P/1C5C1/9/RNBAKABNR b - - 0 1"};
+  return fens;
 }
 
 }  // namespace xq::test
