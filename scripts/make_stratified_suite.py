@@ -55,7 +55,6 @@ def fens_of(path):
 
 def candidates(a):
     eng = UciEngine(a.engine)
-    send, read_until = eng.send, eng.read_until
 
     seen = set()
     for p in sorted(DATA.glob("*.csv")):
@@ -71,8 +70,7 @@ def candidates(a):
         if made >= a.count:
             break
         plies = a.plies + k % a.spread
-        send("ucinewgame")
-        send(f"position fen {row['fen']}")
+        eng.send("ucinewgame")
         played, score = [], None
         for _ in range(plies + 1):
             best, cp = eng.go_nodes(f"fen {row['fen']} moves {' '.join(played)}".rstrip(), a.nodes)
@@ -90,7 +88,7 @@ def candidates(a):
         made += 1
         out.writerow([f"stratified {made}", row["name"], len(played), score, fen])
         sys.stdout.flush()
-    send("quit")
+    eng.send("quit")
     if made < a.count:
         sys.exit(f"only {made} candidates from {len(book)} openings")
 
