@@ -18,6 +18,7 @@
 #include "parallel/backend.h"
 #include "tests/board/csv.h"
 #include "tests/support/positions.h"
+#include "tests/support/sanitizers.h"
 
 namespace xq::test {
 
@@ -39,6 +40,19 @@ inline std::vector<Position> contract_positions(int randoms) {
   }
   for (const Position& p : random_positions(randoms, 2026, 16, 40)) out.push_back(p);
   return out;
+}
+
+// A grid's positions as its test searches them: all of them, or under
+// AddressSanitizer every `step`-th from the first (a search runs some 5-20
+// times slower there, and the sanitizer looks for memory errors on each code
+// path, not at each position; the uninstrumented run checks every value).
+// With the openings first and the random playouts last, a step that lands on
+// both keeps one of each kind.
+inline std::vector<Position> fewer_under_asan(const std::vector<Position>& all, std::size_t step) {
+  if (!kAddressSanitized) return all;
+  std::vector<Position> some;
+  for (std::size_t i = 0; i < all.size(); i += step) some.push_back(all[i]);
+  return some;
 }
 
 // The opening suite plus `randoms` positions after random games of 24 plies

@@ -34,8 +34,11 @@ std::unique_ptr<Backend> profile_backend(const std::string& name, int threads) {
 
 class ModernExact : public ::testing::TestWithParam<std::string> {};
 
+// The 16 openings and 8 random positions; under AddressSanitizer every
+// fourth (74 of the lane's 923 summed seconds on 2026-12-03 with all 24).
 TEST_P(ModernExact, EqualsTheStoredSerialValueAtDepth4) {
-  static const std::vector<Position> ps = test::contract_positions(8);
+  static const std::vector<Position> ps = test::fewer_under_asan(test::contract_positions(8), 4);
+  ASSERT_EQ(ps.size(), test::kAddressSanitized ? 6u : 24u);
   const std::vector<Value>& expected = test::serial_values(ps, 4);
   Observer quiet;
   int searched = 0;
@@ -51,7 +54,6 @@ TEST_P(ModernExact, EqualsTheStoredSerialValueAtDepth4) {
     }
   }
   EXPECT_EQ(searched, 2 * int(ps.size()));
-  EXPECT_GE(ps.size(), 20u);
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ModernExact, ::testing::ValuesIn(backend_names()), name_of);

@@ -83,8 +83,12 @@ TEST(SimMachine, OneThreadTimeIsTheNodesCost) {
 
 class SimExact : public ::testing::TestWithParam<std::string> {};
 
+// Two openings and two random positions; under AddressSanitizer the first
+// opening and the last random position (69 of the lane's 923 summed seconds
+// on 2026-12-03 with all four: each logical thread is an OS thread).
 TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
-  const std::vector<Position>& ps = sample_positions();
+  static const std::vector<Position> ps = test::fewer_under_asan(sample_positions(), 3);
+  ASSERT_EQ(ps.size(), test::kAddressSanitized ? 2u : 4u);
   if (!find_backend(GetParam()).simulable) {
     // Its helpers are processes, or ranks waiting on a wire, which the
     // simulated machine cannot schedule: refused in one line (at one
@@ -117,7 +121,7 @@ TEST_P(SimExact, SerialValueAt2To16ThreadsAndEndsAt64) {
       ++searched;
     }
   }
-  EXPECT_EQ(searched, 16);
+  EXPECT_EQ(searched, 4 * int(ps.size()));
   auto b = sim_backend(GetParam(), 64);
   const Simulated s = simulate(*b, ps[0], sim_depth(5), 64);
   EXPECT_EQ(s.result.depth, 5) << GetParam() << " at 64 logical threads";
