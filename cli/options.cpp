@@ -221,6 +221,10 @@ void add_sim_options(CLI::App* app, SimArgs& a) {
                   "for every thread")
       ->check(CLI::Range(0, 1 << 16))
       ->capture_default_str();
+  app->add_option("--sim-carrier", a.carrier, "what the logical threads run on: fibers (user-space "
+                  "contexts of one OS thread: fast hand-overs; the default) or threads (an OS "
+                  "thread each: the default of sanitizer builds); the figures are the same")
+      ->check(CLI::IsMember({"fibers", "threads"}));
   app->add_option("--sim-cost", a.costs, "what-if cost, NAME=FACTORx or NAME=TIME (ps, ns, us), "
                   "e.g. join=2x, the speed jitter as a fraction (jitter=0.05) and its "
                   "period as a time (jitter_period=100000us); repeatable")
@@ -229,11 +233,12 @@ void add_sim_options(CLI::App* app, SimArgs& a) {
 
 std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
   const bool any = !a.profile.empty() || !a.costs.empty() ||
-                   a.quantum != lab::timing::kDefaultSimQuantum || a.seed != 1 || a.cores != 0;
+                   a.quantum != lab::timing::kDefaultSimQuantum || a.seed != 1 || a.cores != 0 ||
+                   !a.carrier.empty();
   if (!a.simulate) {
     if (any)
-      throw UsageError("--sim-profile, --sim-quantum, --sim-seed, --sim-cores and --sim-cost need "
-                       "--simulate");
+      throw UsageError("--sim-profile, --sim-quantum, --sim-seed, --sim-cores, --sim-carrier and "
+                       "--sim-cost need --simulate");
     return std::nullopt;
   }
   lab::timing::SimSettings s;
@@ -250,6 +255,8 @@ std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
   s.quantum = a.quantum;
   s.seed = a.seed;
   s.cores = a.cores;
+  if (!a.carrier.empty())
+    s.carrier = a.carrier == "threads" ? sim::Carrier::Threads : sim::Carrier::Fibers;
   return s;
 }
 

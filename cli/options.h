@@ -82,6 +82,7 @@ struct SimArgs {
   int quantum = lab::timing::kDefaultSimQuantum;
   std::uint64_t seed = 1;
   int cores = 0;
+  std::string carrier;  // "": the build's default
   std::vector<std::string> costs;
 };
 void add_sim_options(CLI::App* app, SimArgs& args);

@@ -35,6 +35,22 @@ void ThreadPool::run(Job job) {
   if (sim::Machine* m = sim::Machine::current()) {
     const int base = m->id();
     sim_base_ = base;
+    if (m->fibers()) {
+      // The helpers run on fibers of the simulating thread; this pool's OS
+      // threads stay parked.
+      sim_fibers_ = true;
+      job_ = std::move(job);
+      error_ = nullptr;
+      for (int id = 1; id < size(); ++id)
+        m->spawn_fiber(base + id, m->cost_of(sim::Cost::Wake), [this, id] {
+          try {
+            job_(id);
+          } catch (...) {
+            if (!error_) error_ = std::current_exception();
+          }
+        });
+      return;
+    }
     for (int id = 1; id < size(); ++id) m->spawn(base + id, m->cost_of(sim::Cost::Wake));
     job = [m, base, inner = std::move(job)](int id) {
       m->attach(base + id);
@@ -57,6 +73,11 @@ void ThreadPool::run(Job job) {
 
 void ThreadPool::wait_parked() {
   if (sim::Machine* m = sim::Machine::current()) m->wait_range(sim_base_ + 1, sim_base_ + size());
+  if (std::exchange(sim_fibers_, false)) {  // one logical thread at a time: no lock
+    job_ = nullptr;
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    return;
+  }
   std::unique_lock lock(mutex_);
   // A helper that has not woken for the latest job yet is parked but would
   // still run it: wait until every helper has finished this job.

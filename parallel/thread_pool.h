@@ -62,6 +62,7 @@ class ThreadPool {
   Job job_;
   std::exception_ptr error_;
   int sim_base_ = 0;  // the caller's logical id in the last run() on a simulated machine
+  bool sim_fibers_ = false;  // that run()'s helpers are the machine's fibers
   // Last: started after, and joined before, the state above goes away.
   std::vector<std::thread> threads_;
 };

@@ -19,7 +19,7 @@ optional=0
 [ "$profile" != main ] && optional=1
 need=()
 packages=(g++ cmake make ninja-build libgtest-dev libbenchmark-dev libtbb-dev nlohmann-json3-dev libcli11-dev
-          zlib1g-dev)
+          zlib1g-dev libboost-context-dev)
 [ "$profile" != main ] && packages+=(openmpi-bin libopenmpi-dev)
 [ "$profile" = sanitize ] && packages+=(clang-14 libomp-14-dev libclang-rt-14-dev)
 for pkg in "${packages[@]}"; do

@@ -96,7 +96,8 @@ Json sim_profile_json(const SimSettings& s) {
   Json costs = Json::object();
   for (const CostField& f : kFields) costs[f.name] = s.costs.*f.field;
   return Json{{"machine", s.machine}, {"measured", s.measured}, {"costs_ps", costs},
-              {"jitter", s.costs.jitter}};
+              {"jitter", s.costs.jitter},
+              {"carrier", sim::to_string(s.carrier)}};
 }
 
 void apply_sim_cost(SimSettings& s, const std::string& assignment) {
@@ -173,7 +174,7 @@ std::string sim_banner(const SimSettings& s, int runs) {
 SimulatedSearch simulate_search(Backend& backend, const Position& pos, const SearchOptions& options,
                                 const SimSettings& s, std::uint64_t seed, int threads,
                                 Observer* observer, bool timeline) {
-  sim::Machine m(s.costs, s.quantum, seed, threads, s.cores);
+  sim::Machine m(s.costs, s.quantum, seed, threads, s.cores, s.carrier);
   if (timeline) m.record_timeline();
   m.begin();
   struct End {

@@ -28,6 +28,9 @@ struct SimSettings {
   // Virtual cores the logical threads are time-sliced on (--sim-cores); 0:
   // a core for every logical thread.
   int cores = 0;
+  // What the logical threads run on (--sim-carrier): the figures are the
+  // same on both, the wall time is not.
+  sim::Carrier carrier = sim::default_carrier();
   std::string profile_path;  // "" for the built-in costs
   std::string machine;       // the profile's description of its machine
   std::string measured;      // when and how the profile was measured

@@ -3,13 +3,22 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
+
+#include <boost/context/fiber.hpp>
+#include <boost/context/stack_context.hpp>
 
 #include "hashing/cpu_relax.h"
 #include "parallel/slice.h"
@@ -92,7 +101,77 @@ std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// Fiber stacks: 8 MiB each (what an OS thread gets here, RLIMIT_STACK),
+// mapped without reserving memory (a search touches some hundred KiB of
+// it), with a guard page below; a stack freed goes back to a process-wide
+// list for the next fiber, so a 256-thread search maps its stacks once.
+constexpr std::size_t kFiberStack = std::size_t(8) << 20;
+
+class StackPool {
+ public:
+  static StackPool& get() {
+    static StackPool* pool = new StackPool;  // outlives every machine
+    return *pool;
+  }
+  void* take() {
+    {
+      std::lock_guard g(lock_);
+      if (!free_.empty()) {
+        void* top = free_.back();
+        free_.pop_back();
+        return top;
+      }
+    }
+    const std::size_t page = std::size_t(sysconf(_SC_PAGESIZE));
+    void* base = mmap(nullptr, kFiberStack + page, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED) throw std::bad_alloc();
+    mprotect(base, page, PROT_NONE);  // best effort: an overflow faults instead of corrupting
+    return static_cast<char*>(base) + page + kFiberStack;
+  }
+  void put(void* top) {
+    std::lock_guard g(lock_);
+    free_.push_back(top);
+  }
+
+ private:
+  std::mutex lock_;
+  std::vector<void*> free_;
+};
+
+// Boost.Context's stack allocator interface over the pool.
+struct PooledStack {
+  boost::context::stack_context allocate() {
+    boost::context::stack_context sc;
+    sc.size = kFiberStack;
+    sc.sp = StackPool::get().take();
+    return sc;
+  }
+  void deallocate(boost::context::stack_context& sc) noexcept { StackPool::get().put(sc.sp); }
+};
+
 }  // namespace
+
+struct Machine::Contexts {
+  std::vector<boost::context::fiber> ctx;   // a suspended host context, by logical id
+  std::vector<std::function<void()>> body;  // a spawned fiber's body until it starts
+};
+
+Carrier default_carrier() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  return Carrier::Threads;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  return Carrier::Threads;
+#else
+  return Carrier::Fibers;
+#endif
+#else
+  return Carrier::Fibers;
+#endif
+}
+
+const char* to_string(Carrier c) { return c == Carrier::Fibers ? "fibers" : "threads"; }
 
 const char* to_string(TimelineEvent::What w) {
   switch (w) {
@@ -108,12 +187,17 @@ const char* to_string(TimelineEvent::What w) {
   return "?";
 }
 
-Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores)
+Machine::Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores,
+                 Carrier carrier)
     : costs_(costs),
       quantum_(quantum),
       seed_(seed),
       spin_(max_threads <= int(std::thread::hardware_concurrency())),
-      slots_(std::size_t(std::max(1, max_threads))) {
+      carrier_(carrier),
+      slots_(std::size_t(std::max(1, max_threads))),
+      contexts_(std::make_unique<Contexts>()) {
+  contexts_->ctx.resize(slots_.size());
+  contexts_->body.resize(slots_.size());
   if (quantum < 1) throw std::invalid_argument("the simulation quantum must be at least 1 node");
   if (max_threads < 1) throw std::invalid_argument("a simulated machine needs a thread");
   if (cores < 0) throw std::invalid_argument("a simulated machine's core count must not be negative");
@@ -148,6 +232,11 @@ Time Machine::now() const { return slots_[std::size_t(self())].clock; }
 double Machine::now_seconds() const { return seconds(now()); }
 
 Machine::~Machine() {
+  // A fiber still suspended (an exception left the search while it was
+  // attached) is left as it is, stack and all: destroying it would unwind
+  // its frames, whose destructors may call into this machine.
+  for (boost::context::fiber& f : contexts_->ctx)
+    if (f) (void)new boost::context::fiber(std::move(f));
   if (Machine::current() != this) return;
   unpin();
   detail::current_slot() = nullptr;
@@ -164,7 +253,10 @@ void Machine::begin() {
     s.deaf = false;
     s.go.store(0, std::memory_order_relaxed);
   }
+  for (Slot& s : slots_) s.on_host = false;
   slots_[0].state = State::Runnable;
+  slots_[0].on_host = true;
+  host_go_.store(0, std::memory_order_relaxed);
   for (Core& c : cores_) c = Core{};
   if (!cores_.empty()) {
     cores_[0].thread = 0;
@@ -211,12 +303,53 @@ void Machine::spawn(int id, Time after) {
   note(s.clock, id, TimelineEvent::What::Spawned, 0, -1);
 }
 
+void Machine::spawn_fiber(int id, Time after, std::function<void()> body) {
+  if (!fibers()) throw std::logic_error("spawn_fiber on a simulated machine of OS threads");
+  spawn(id, after);
+  slots_[std::size_t(id)].on_host = true;
+  contexts_->body[std::size_t(id)] = std::move(body);
+  contexts_->ctx[std::size_t(id)] = boost::context::fiber(
+      std::allocator_arg, PooledStack{}, [this, id](boost::context::fiber&&) {
+        tl_id = id;
+        std::function<void()> run = std::move(contexts_->body[std::size_t(id)]);
+        try {
+          run();
+        } catch (...) {
+          if (!fiber_error_) fiber_error_ = std::current_exception();
+        }
+        run = nullptr;
+        int next = -1;
+        try {
+          next = leave(id);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "xqlab: simulated machine: %s\n", e.what());
+          std::abort();  // a fiber cannot throw past its entry
+        }
+        make_runnable(next);
+        ++switches_;
+        if (!slots_[std::size_t(next)].on_host) {
+          // An OS thread runs next: hand it the token, and leave once the
+          // host has it back, for the context it was handed to.
+          give(slots_[std::size_t(next)].go);
+          take(host_go_);
+          next = host_target_;
+        }
+        tl_id = next;
+        return std::move(contexts_->ctx[std::size_t(next)]);
+      });
+}
+
 void Machine::unspawn(int id) {
   Slot& s = slots_.at(std::size_t(id));
   if (s.state == State::Absent) return;
   release_core(id);
   s.state = State::Absent;
   --attached_;
+  if (s.on_host && id != 0) {  // a fiber never started: its stack goes back
+    contexts_->ctx[std::size_t(id)] = boost::context::fiber{};
+    contexts_->body[std::size_t(id)] = nullptr;
+    s.on_host = false;
+  }
 }
 
 bool Machine::others_attached(int id) const {
@@ -383,22 +516,44 @@ bool Machine::preempt(int id, bool slice_over) {
   return true;
 }
 
-void Machine::switch_to(int next, bool wait) {
-  const int me = tl_id;
+void Machine::make_runnable(int next) {
   Slot& n = slots_[std::size_t(next)];
   if (n.state == State::Sleeping) {
     n.clock = std::max(n.clock, n.wake);
     note(n.clock, next, TimelineEvent::What::Woke, 0, -1);
   }
   n.state = State::Runnable;
-  if (next == me) return;
-  ++switches_;
-  if (n.go.exchange(1, std::memory_order_release) == 2) futex_wake(n.go);
-  if (wait) take_token(me);
 }
 
-void Machine::take_token(int id) {
-  std::atomic<int>& go = slots_[std::size_t(id)].go;
+void Machine::switch_to(int next, bool wait) {
+  const int me = tl_id;
+  Slot& n = slots_[std::size_t(next)];
+  make_runnable(next);
+  if (next == me) return;
+  ++switches_;
+  const bool here = slots_[std::size_t(me)].on_host;
+  if (n.on_host && here && wait) {  // a jump between contexts of the host
+    jump(me, next);
+    return;
+  }
+  if (n.on_host) {  // from an OS thread to the host
+    host_target_ = next;
+    give(host_go_);
+  } else {
+    give(n.go);
+  }
+  if (!wait) return;
+  if (here)
+    host_wait(me);
+  else
+    take_token(me);
+}
+
+void Machine::give(std::atomic<int>& go) {
+  if (go.exchange(1, std::memory_order_release) == 2) futex_wake(go);
+}
+
+void Machine::take(std::atomic<int>& go) {
   // With a core for every logical thread, a waiter spins for about a
   // quantum's real time before it sleeps: the hand-over then costs no
   // system call. With fewer cores the spinners would take the runner's.
@@ -409,6 +564,20 @@ void Machine::take_token(int id) {
   go.store(0, std::memory_order_relaxed);
 }
 
+void Machine::jump(int me, int next) {
+  std::move(contexts_->ctx[std::size_t(next)])
+      .resume_with([this, me](boost::context::fiber&& from) {
+        contexts_->ctx[std::size_t(me)] = std::move(from);
+        return boost::context::fiber{};
+      });
+  tl_id = me;  // resumed
+}
+
+void Machine::host_wait(int me) {
+  take(host_go_);
+  if (host_target_ != me) jump(me, host_target_);
+}
+
 void Machine::attach(int id) {
   detail::current_slot() = this;
   tl_id = id;
@@ -416,8 +585,7 @@ void Machine::attach(int id) {
   take_token(id);
 }
 
-void Machine::detach() {
-  const int me = self();
+int Machine::leave(int me) {
   Slot& s = slots_[std::size_t(me)];
   release_core(me);
   s.state = State::Absent;
@@ -429,6 +597,13 @@ void Machine::detach() {
   const int next = pick();
   if (next < 0) throw std::logic_error("a simulated thread detached and left no thread to run");
   note(s.clock, me, TimelineEvent::What::Left, 0, next);
+  if (me != 0) s.on_host = false;
+  return next;
+}
+
+void Machine::detach() {
+  const int me = self();
+  const int next = leave(me);
   detail::current_slot() = nullptr;
   switch_to(next, false);  // next != me: this thread is absent
   tl_id = -1;
@@ -439,7 +614,11 @@ void Machine::wait_others() { wait_range(0, int(slots_.size())); }
 
 void Machine::wait_range(int first, int last) {
   const int me = self();
-  if (!attached_in(first, last, me)) return;
+  // A fiber's escaped exception comes out once the join is over.
+  const auto rethrow = [this] {
+    if (fiber_error_) std::rethrow_exception(std::exchange(fiber_error_, nullptr));
+  };
+  if (!attached_in(first, last, me)) return rethrow();
   Slot& s = slots_[std::size_t(me)];
   s.state = State::Joining;
   s.join_first = first;
@@ -448,6 +627,7 @@ void Machine::wait_range(int first, int last) {
   const int next = pick();
   note(slots_[std::size_t(me)].clock, me, TimelineEvent::What::Wait, 0, next);
   switch_to(next, true);
+  rethrow();
 }
 
 Time Machine::cost_of(Cost c) const {

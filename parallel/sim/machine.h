@@ -3,9 +3,17 @@
 // on virtual clocks, so that a 2-core computer can say what a backend does at
 // 8, 16 or 64 threads, and say it the same way on every run.
 //
-// Each logical thread is a real OS thread (the backend's own: pool helpers,
-// OpenMP team members, the caller's thread as thread 0), but it executes only
-// while it holds the machine's token. The token holder runs until its next
+// A logical thread runs on a carrier (Carrier): by default a user-space
+// context (a fiber, Boost.Context) on the OS thread that began the machine,
+// where a hand-over is a jump of a few dozen nanoseconds; or a real OS thread
+// (the backend's own: pool helpers, OpenMP team members), where a hand-over
+// is a futex wake and a kernel context switch (some 10 us here, measured:
+// docs/journal/2026-12-03-sim-fibers.md). Either way it executes only while
+// it holds the machine's token, and the same inputs give the same counts
+// and virtual times on both carriers: the carrier changes how fast a
+// simulation runs, never what it says. The ranks of a distributed backend
+// on the loop wire stay OS threads (they wait for their SEARCH on a real
+// wire); their pools' helpers run on fibers like every other's. The token holder runs until its next
 // quantum check (every `quantum` nodes, at the node function's limit check,
 // search/virtual_time.h) or until it waits for something; then the token goes
 // to the logical thread with the smallest virtual clock (ties: the smaller
@@ -52,6 +60,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -122,12 +133,24 @@ struct TimelineEvent {
 };
 const char* to_string(TimelineEvent::What w);
 
+// Where the logical threads spawned by pools and OpenMP teams run.
+// Threads: each on its own OS thread (the simulator's first design; the
+// sanitizer builds use it, since ThreadSanitizer and AddressSanitizer are
+// not told of a fiber's stack switch). Fibers: on user-space contexts of
+// the OS thread that called begin() (8 MiB stacks, as an OS thread's here,
+// with a guard page; reused from one search to the next).
+enum class Carrier : std::uint8_t { Threads, Fibers };
+// Fibers, except in a sanitizer build.
+Carrier default_carrier();
+const char* to_string(Carrier c);
+
 class Machine final : public Clock {
  public:
   // Up to `max_threads` logical threads (ids 0..max_threads-1) on `cores`
   // virtual cores (0, or at least max_threads: a core for every thread, and
   // no time slicing).
-  Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores = 0);
+  Machine(const Costs& costs, int quantum, std::uint64_t seed, int max_threads, int cores = 0,
+          Carrier carrier = default_carrier());
   // A thread still attached to it (an exception left between begin() and
   // end()) is detached: no dangling current() outlives the machine.
   ~Machine();
@@ -148,6 +171,15 @@ class Machine final : public Clock {
   void spawn(int id, Time after);
   // Takes back a spawn whose OS thread will never attach.
   void unspawn(int id);
+  // Whether spawned logical threads should run on fibers (spawn_fiber)
+  // rather than attach from OS threads of their own.
+  bool fibers() const { return carrier_ == Carrier::Fibers; }
+  Carrier carrier() const { return carrier_; }
+  // spawn(id, after), with `body` as the logical thread: it runs on a fiber
+  // when the machine picks it and detaches when `body` returns. An
+  // exception that escapes `body` is kept and rethrown by the next
+  // wait_range() or wait_others() of any thread.
+  void spawn_fiber(int id, Time after, std::function<void()> body);
   // Blocks until every other logical thread has detached; the holder's clock
   // becomes the latest detach time if that is later.
   void wait_others();
@@ -228,6 +260,9 @@ class Machine final : public Clock {
     Time wake = 0;  // Sleeping: when it wakes unless signalled earlier
     int join_first = 0, join_last = 0;  // Joining: the threads it waits for
     std::atomic<int> go{0};  // 1: this thread holds the token
+    // On the host (the OS thread that called begin()): thread 0 and every
+    // fiber (their contexts: Contexts).
+    bool on_host = false;
   };
 
   int self() const;
@@ -257,7 +292,24 @@ class Machine final : public Clock {
   // Hands the token to `next` (making a sleeper or joiner runnable) and, if
   // `wait`, blocks until the token comes back.
   void switch_to(int next, bool wait);
-  void take_token(int id);
+  // A sleeper or joiner picked to run becomes runnable.
+  void make_runnable(int next);
+  void take_token(int id) { take(slots_[std::size_t(id)].go); }
+  void take(std::atomic<int>& go);
+  static void give(std::atomic<int>& go);
+  // On the host: suspends `me` and resumes `next`'s context; returns when
+  // `me` is resumed.
+  void jump(int me, int next);
+  // On the host, after handing the token to an OS thread: blocks until the
+  // host has it back, then resumes the context it was handed to (returns
+  // when that is `me` or when `me` is resumed).
+  void host_wait(int me);
+  // The bookkeeping of a detach: returns the thread to run next.
+  int leave(int me);
+  // The host's suspended contexts and the bodies of fibers not started
+  // yet, by logical id (machine.cpp: Boost.Context stays out of this header).
+  struct Contexts;
+  std::unique_ptr<Contexts> contexts_;
   bool others_attached(int id) const;
   // Whether a thread of first..last-1 other than `id` is attached.
   bool attached_in(int first, int last, int id) const;
@@ -266,6 +318,10 @@ class Machine final : public Clock {
   const int quantum_;
   const std::uint64_t seed_;
   const bool spin_;  // a core for every logical thread: waiters spin first
+  const Carrier carrier_;
+  std::atomic<int> host_go_{0};  // the host's token word (its target: host_target_)
+  int host_target_ = 0;          // the host context an OS thread handed the token to
+  std::exception_ptr fiber_error_;  // the first exception a fiber's body let escape
   int cpu_ = -1;     // without spin_: the core every attached thread runs on
   std::vector<Slot> slots_;
   void note(Time at, int thread, TimelineEvent::What what, std::uint64_t nodes, int next) {

@@ -125,7 +125,10 @@ class PvHooks : public SerialHooks {
     // waits for the team's lock).
     auto body = [&](int i) {
       if (st_.cutoff.load(std::memory_order_relaxed)) return;
-      const int tid = omp_get_thread_num();
+      // The team member: on a simulated machine its logical id (a fiber
+      // has no OpenMP thread number; on OS threads the two agree).
+      const sim::Machine* sm = sim::Machine::current();
+      const int tid = sm ? sm->id() : omp_get_thread_num();
       Worker& tw = tid == 0 ? w : *(*st_.workers)[std::size_t(tid)];
       split_timing::Ledger& ledger = (*st_.ledgers)[std::size_t(tid)];
       if (tid != 0 && !joined[std::size_t(tid)]) {
@@ -219,27 +222,37 @@ class PvHooks : public SerialHooks {
   template <class Guarded>
   void run_simulated_region(sim::Machine& m, int n, Guarded& guarded) {
     m.charge(sim::Cost::Fork);
-    for (int id = 1; id < st_.threads; ++id) m.spawn(id, 0);
     int next = 0;
     const int threads = st_.threads;
     const bool dynamic = st_.dynamic;
-#pragma omp parallel num_threads(threads)
-    {
-      const int tid = omp_get_thread_num();
-      const int team = omp_get_num_threads();
-      if (tid == 0)
-        for (int id = team; id < threads; ++id) m.unspawn(id);  // OpenMP gave fewer
-      else
-        m.attach(tid);
+    const auto member = [&](int tid, int team) {
       if (dynamic) {
         for (int i = next++; i < n; i = next++) guarded(i);
       } else {
         for (int i = tid; i < n; i += team) guarded(i);
       }
-      if (tid == 0)
-        m.wait_others();
-      else
-        m.detach();
+    };
+    if (m.fibers()) {  // the team on the machine's fibers
+      for (int id = 1; id < threads; ++id)
+        m.spawn_fiber(id, 0, [&member, id, threads] { member(id, threads); });
+      member(0, threads);
+      m.wait_others();
+    } else {
+      for (int id = 1; id < threads; ++id) m.spawn(id, 0);
+#pragma omp parallel num_threads(threads)
+      {
+        const int tid = omp_get_thread_num();
+        const int team = omp_get_num_threads();
+        if (tid == 0)
+          for (int id = team; id < threads; ++id) m.unspawn(id);  // OpenMP gave fewer
+        else
+          m.attach(tid);
+        member(tid, team);
+        if (tid == 0)
+          m.wait_others();
+        else
+          m.detach();
+      }
     }
     m.charge(sim::Cost::Barrier);
   }

@@ -76,10 +76,6 @@ void allow_parallelism(int threads) {
   current = threads;
 }
 
-// The logical thread a simulated task runs on (set by serve_simulated and
-// run_simulated).
-thread_local int t_sim_slot = 0;
-
 // Decrements `left` when a task ends, however it ends (a release the
 // group's wait acquires).
 struct Leave {
@@ -176,7 +172,7 @@ void Executor::run(const std::function<void()>& root) {
 }
 
 int Executor::slot() const {
-  if (simulating_) return t_sim_slot;
+  if (simulating_) return sim_slot();
   const int s = tbb::this_task_arena::current_thread_index();
   return s < 0 || s >= threads_ ? 0 : s;
 }
@@ -214,11 +210,8 @@ void Executor::run_simulated(const std::function<void()>& root) {
   sim_queues_.assign(std::size_t(threads_), {});
   sim_done_.store(false, std::memory_order_relaxed);
   simulating_ = true;
-  t_sim_slot = 0;
-  if (sim_threads_) sim_threads_->run([this](int id) {
-    t_sim_slot = id;
-    serve_simulated(id);
-  });
+  sim_base_ = sim::Machine::current()->id();
+  if (sim_threads_) sim_threads_->run([this](int id) { serve_simulated(id); });
   struct End {
     Executor& e;
     ~End() {
@@ -253,6 +246,10 @@ void Executor::run_or_wait_simulated(int slot, int& polls) {
     sim::idle_wait(polls);
   }
 }
+
+// Helper i of the simulated pool is logical thread sim_base_ + i (ThreadPool),
+// on whichever carrier (a fiber shares its OS thread with the others).
+int Executor::sim_slot() const { return sim::Machine::current()->id() - sim_base_; }
 
 bool Executor::take_simulated(int slot, SimTask& out) {
   std::lock_guard g(sim_lock_);
@@ -289,7 +286,7 @@ void Executor::run_simulated_task(int slot, const SimTask& t) {
 }
 
 void Executor::simulated_group(int n, const Body& body, std::atomic<bool>& cut) {
-  const int self = t_sim_slot;
+  const int self = sim_slot();
   SimGroup g;
   g.body = &body;
   g.cut = &cut;

@@ -90,6 +90,8 @@ class Executor {
   // at the back), touched under sim_lock_ by the token holder only; the
   // helpers' OS threads are made on the first simulated search.
   bool simulating_ = false;
+  int sim_base_ = 0;  // simulating: the logical id of run()'s caller (slot 0)
+  int sim_slot() const;
   std::atomic<bool> sim_done_{false};
   std::mutex sim_lock_;
   std::vector<std::deque<SimTask>> sim_queues_;

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -143,11 +144,12 @@ struct Fingerprint {
   bool operator==(const Fingerprint&) const = default;
 };
 
-Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed) {
+Fingerprint fingerprint(const std::string& name, int threads, std::uint64_t seed,
+                        sim::Carrier carrier = sim::default_carrier(), int cores = 0) {
   Fingerprint f;
   for (const Position& p : sample_positions()) {
     auto b = sim_backend(name, threads);
-    const Simulated s = simulate(*b, p, sim_depth(5), threads, seed);
+    const Simulated s = simulate(*b, p, sim_depth(5), threads, seed, 64, sim::Costs{}, cores, carrier);
     const SearchStats& st = s.result.stats;
     f.counts.insert(f.counts.end(), {st.nodes, st.qnodes, st.splits, st.joins, st.aborts,
                                      st.tt_hits, st[coordination::busy_answers], st[coordination::deferrals], s.switches,
@@ -245,6 +247,54 @@ TEST(SimMachine, SameSeedSameCountsAndTimes) { expect_same_twice(false); }
 
 // Slow: a hand-over can still wait for the busy thread's (short) slice.
 TEST(SimMachineSlow, SameSeedSameCountsAndTimesOnALoadedMachine) { expect_same_twice(true); }
+
+// The carrier changes how fast a simulation runs, never what it says: on
+// fibers and on OS threads every backend gives the same counts and virtual
+// times, with a core per logical thread and time-sliced on two cores (the
+// distributed ones mix the two: their ranks stay OS threads).
+TEST(SimMachine, FibersAndThreadsGiveTheSameCountsAndTimes) {
+  if (sim::default_carrier() != sim::Carrier::Fibers)
+    GTEST_SKIP() << "a sanitizer build: its simulations run on OS threads only";
+  int compared = 0;
+  for (const std::string& name : simulable_backends()) {
+    if (name == "serial") continue;
+    for (int cores : {0, 2}) {
+      const Fingerprint threads = fingerprint(name, 5, 3, sim::Carrier::Threads, cores);
+      const Fingerprint fibers = fingerprint(name, 5, 3, sim::Carrier::Fibers, cores);
+      EXPECT_TRUE(threads == fibers) << name << " on " << cores << " cores: the carriers disagree";
+      EXPECT_GT(fibers.counts[8], 0u) << name << ": five logical threads never handed over";
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 2 * (int(simulable_backends().size()) - 1));
+  EXPECT_GE(compared, 20);
+}
+
+// An exception that escapes a fiber's body comes out of the join.
+TEST(SimMachine, AFibersEscapedExceptionComesOutOfTheJoin) {
+  if (sim::default_carrier() != sim::Carrier::Fibers)
+    GTEST_SKIP() << "a sanitizer build: its simulations run on OS threads only";
+  sim::Machine m(sim::Costs{}, 64, 1, 3, 0, sim::Carrier::Fibers);
+  m.begin();
+  int ran = 0;
+  m.spawn_fiber(1, 0, [&] {
+    ++ran;
+    throw std::runtime_error("fiber 1 failed");
+  });
+  m.spawn_fiber(2, 0, [&] { ++ran; });
+  EXPECT_THROW(
+      {
+        try {
+          m.wait_others();
+        } catch (const std::runtime_error& e) {
+          EXPECT_STREQ(e.what(), "fiber 1 failed");
+          throw;
+        }
+      },
+      std::runtime_error);
+  EXPECT_EQ(ran, 2);
+  m.end();
+}
 
 // Under ThreadSanitizer in CI: the machine's hand-overs order every logical
 // thread's accesses, so the backends' shared state is race-free under it.

@@ -27,8 +27,9 @@ struct Simulated {
 // slices the logical threads on that many virtual cores.
 inline Simulated simulate(Backend& b, const Position& pos, const SearchOptions& o, int threads,
                           std::uint64_t seed = 1, int quantum = 64,
-                          const sim::Costs& costs = sim::Costs{}, int cores = 0) {
-  sim::Machine m(costs, quantum, seed, std::max(threads, b.simulated_threads()), cores);
+                          const sim::Costs& costs = sim::Costs{}, int cores = 0,
+                          sim::Carrier carrier = sim::default_carrier()) {
+  sim::Machine m(costs, quantum, seed, std::max(threads, b.simulated_threads()), cores, carrier);
   m.begin();
   Observer quiet;
   Simulated out;
