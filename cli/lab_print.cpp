@@ -120,12 +120,17 @@ void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
   for (const lab::timing::LabSummary& r : rows) any = any || r.has_span();
   if (!any) return;
   std::printf("\nwork W = nodes of every thread, critical path C = the longest chain of nodes"
-              " searched one after another (summed over positions, median over runs)\n");
-  std::printf("%-13s %-11s %5s %12s %12s %8s\n", "backend", "hash", "thr", "W", "C", "W/C");
+              " searched one after another, K = split points on it (summed over positions,"
+              " median over runs); burdened W/(C+Kb), b = one split point's publish and join"
+              " in nodes\n");
+  std::printf("%-13s %-11s %5s %12s %12s %8s %8s %6s %10s\n", "backend", "hash", "thr", "W", "C",
+              "W/C", "K", "b", "W/(C+Kb)");
   for (const lab::timing::LabSummary& r : rows)
     if (r.has_span())
-      std::printf("%-13s %-11s %5s %12.0f %12.0f %8.1f\n", r.config.backend.c_str(),
-                  r.config.hash.c_str(), thr(r).c_str(), r.nodes, r.critical_path, r.parallelism);
+      std::printf("%-13s %-11s %5s %12.0f %12.0f %8.1f %8.0f %6.2f %10.1f\n",
+                  r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(), r.nodes,
+                  r.critical_path, r.parallelism, r.critical_splits, r.burden_nodes,
+                  r.burdened_parallelism);
   if (fits.empty()) return;
   std::printf("Kuszmaul's model T = a W/P + b C, W and C in serial seconds (least squares over"
               " every search; StarTech on a CM-5: a = 1.02, b = 1.5)\n");

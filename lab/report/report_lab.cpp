@@ -304,6 +304,39 @@ std::string groups_figure(const Json& doc, int n) {
                 "reference (xqlab lab --by " + column + ").");
 }
 
+// Work and span of the backends that count the critical path: W/C and the
+// burdened parallelism W/(C+Kb) side by side (lab/timing/summary.h).
+std::string work_span_figure(const Json& doc, int n) {
+  chart::BarChart c;
+  c.t = {id_for("work-span", n), "parallelism: W/C and burdened W/(C+Kb)", "configuration",
+         "work / critical path"};
+  c.series = {"W/C", "W/(C+Kb)"};
+  c.values.assign(2, {});
+  Table t{{"configuration", "W (nodes)", "C (nodes)", "W/C", "K (split points on C)",
+           "b (nodes)", "W/(C+Kb)"}, {}};
+  for (const Json& r : doc["results"]) {
+    if (!r.contains("work_span") || !r["work_span"].is_object()) continue;
+    const Json& w = r["work_span"];
+    const double burdened = w.contains("burdened_parallelism") ? num(w, "burdened_parallelism")
+                                                               : chart::kNone;
+    c.categories.push_back(label(r));
+    c.values[0].push_back(num(w, "parallelism"));
+    c.values[1].push_back(burdened);
+    t.rows.push_back({label(r), cell(num(r, "nodes"), 10), cell(num(w, "critical_path"), 10),
+                      cell(num(w, "parallelism")),
+                      cell(w.contains("critical_splits") ? num(w, "critical_splits") : chart::kNone, 10),
+                      cell(w.contains("burden_nodes") ? num(w, "burden_nodes") : chart::kNone),
+                      cell(burdened)});
+  }
+  if (c.categories.empty()) return "";
+  return figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t,
+                "W: nodes of every thread; C: the longest chain of nodes searched one after "
+                "another; K: the split points on that chain, each of which adds a publish and "
+                "a join (b nodes' time: (publish + join) / node of the simulated machine's "
+                "costs, or of this machine kind's calibrated profile for real runs) -- the "
+                "burden Cilkview adds per spawn. Sums over positions, median over runs.");
+}
+
 }  // namespace
 
 std::string lab_section(const Json& doc, int n) {
@@ -321,6 +354,7 @@ std::string lab_section(const Json& doc, int n) {
                        "nodes / serial nodes", 1.0);
   h += per_config_bars(doc, n, "nps", "nps", "nodes per second", "nodes per second", 0);
   h += time_figure(doc, n);
+  h += work_span_figure(doc, n);
   h += counter_figures(doc, n);
   h += positions_figure(doc, n);
   h += groups_figure(doc, n);

@@ -56,7 +56,12 @@ void to_json(Json& j, const LabSummary& r) {
   // A distributed backend's ranks (threads is then per rank).
   if (r.ranks > 0) j["ranks"] = r.ranks;
   j["contested"] = r.contested;
-  if (r.has_span()) j["work_span"] = Json{{"critical_path", r.critical_path}, {"parallelism", r.parallelism}};
+  if (r.has_span())
+    j["work_span"] = Json{{"critical_path", r.critical_path},
+                          {"parallelism", r.parallelism},
+                          {"critical_splits", r.critical_splits},
+                          {"burden_nodes", r.burden_nodes},
+                          {"burdened_parallelism", r.burdened_parallelism}};
   if (r.has_round_trips())
     j["round_trip_us"] = Json{{"p50", r.round_trip_p50_us}, {"p99", r.round_trip_p99_us}};
   // The declared counters (search/counters.h), each with what a reader

@@ -9,8 +9,11 @@
 
 #include "lab/common/engines.h"
 #include "lab/common/stats.h"
+#include "lab/common/suite.h"
+#include "lab/timing/simulation.h"
 #include "parallel/backend.h"
 #include "parallel/params.h"
+#include "parallel/work_span.h"
 
 namespace xq::lab::timing {
 namespace {
@@ -181,6 +184,26 @@ void loss(LabSummary& o, const Sums& x, const Sums& rx) {
   o.loss_overhead = 1.0 - serial / thread_time - o.loss_idle - o.loss_sync;
 }
 
+}  // namespace
+
+double split_burden_nodes(const sim::Costs& c) {
+  return c.node > 0 ? double(c.publish + c.join) / double(c.node) : 0.0;
+}
+
+double split_burden_nodes(const LabSettings& s) {
+  if (s.sim) return split_burden_nodes(s.sim->costs);
+  static const double calibrated = [] {
+    try {
+      return split_burden_nodes(load_sim_profile(common::data_dir() + "/sim/epyc-2c.json").costs);
+    } catch (const std::exception&) {
+      return split_burden_nodes(sim::Costs{});
+    }
+  }();
+  return calibrated;
+}
+
+namespace {
+
 // Threads times ranks (1 unless distributed).
 int processors(const LabSettings& s, const LabConfig& c) { return c.threads * ranks_of(s, c); }
 
@@ -204,6 +227,11 @@ LabSummary own_figures(const LabSettings& s, const LabConfig& c, int reference, 
   o.round_trip_p99_us = x.trips.quantile_us(0.99);
   o.counters = declared_figures(c, x);
   o.parallelism = o.critical_path > 0 ? o.nodes / o.critical_path : 0;
+  if (o.critical_path > 0) {
+    o.critical_splits = median_of(x, critical_splits.spec().name);
+    o.burden_nodes = split_burden_nodes(s);
+    o.burdened_parallelism = o.nodes / (o.critical_path + o.critical_splits * o.burden_nodes);
+  }
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
   std::vector<double> per_position;
   for (const auto& t : x.position_seconds) per_position.push_back(common::median(t));

@@ -92,6 +92,13 @@ struct LabSummary {
   // with W = nodes (summed over positions).
   double critical_path = 0, parallelism = 0;
   bool has_span() const { return critical_path > 0; }
+  // The burdened parallelism (Cilkview's burdened span, parallel/work_span.h):
+  // W / (C + K b), K the split points on the critical path (the counter
+  // critical_splits, summed like C) and b one split point's publish and
+  // join in nodes: (publish + join) / node of the simulated machine's costs
+  // when simulated, else of the calibrated profile of this project's
+  // machine kind (data/sim/epyc-2c.json; the built-in costs without it).
+  double critical_splits = 0, burden_nodes = 0, burdened_parallelism = 0;
   // The round trips of a distributed backend's remote claims
   // (SearchResult::round_trips): p50 and p99 over every search of every run.
   double round_trip_p50_us = 0, round_trip_p99_us = 0;
@@ -115,6 +122,9 @@ struct WorkSpanFit {
   double a = 0, b = 0, r2 = 0;
 };
 std::vector<WorkSpanFit> fit_work_span(const LabSettings& s, const std::vector<LabRun>& runs);
+// b of LabSummary::burdened_parallelism: one split point's burden in nodes.
+double split_burden_nodes(const sim::Costs& c);
+double split_burden_nodes(const LabSettings& s);
 
 std::vector<LabSummary> summarise(const LabSettings& s, std::size_t positions,
                                   const std::vector<LabRun>& runs);

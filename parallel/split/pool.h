@@ -114,6 +114,7 @@ struct SplitPoint {
   // The longest critical path of a move searched to the end here (guarded
   // by `lock`; see Thread::crit_extra).
   std::uint64_t longest = 0;
+  std::int64_t longest_splits = 0;  // ... and the split points on its chain
 
   // The policy's own fields (their guards are the policy's to state).
   typename Policy::PointData data;
@@ -138,6 +139,8 @@ struct Thread : Worker {
   // point on its line, the longest move: every younger brother on its own
   // processor.
   std::int64_t crit_extra = 0;
+  // The split points on that chain (parallel/work_span.h), kept the same way.
+  std::int64_t crit_splits = 0;
   typename Policy::ThreadData data;
 
   // -- Written by this thread, read by scanning threads: the split points it
@@ -236,6 +239,7 @@ class Pool {
       reset_worker(t, pos);
       t.active = nullptr;
       t.crit_extra = 0;
+      t.crit_splits = 0;
       t.split_count.store(0, std::memory_order_relaxed);
       policy_.reset_thread(t);
       t.ledger.open(start, t.id == 0 ? Part::Search : Part::Idle);
@@ -326,6 +330,7 @@ class Pool {
     pop(t, sp, index);
     policy_.on_close(t, sp, !shared_->stopped() && !chain_cut(t));
     t.crit_extra += std::int64_t(sp.longest);  // no other thread touches sp now
+    t.crit_splits += 1 + sp.longest_splits;
     sp.result.finish(ctx, t);
   }
 
@@ -426,15 +431,22 @@ class Pool {
       if (!t.pos.is_legal(m)) continue;
       const split_timing::ChildNodes child(t.stats);
       const std::int64_t chain0 = std::int64_t(t.stats.nodes) + t.crit_extra;
+      const std::int64_t splits0 = t.crit_splits;
       const Value v = sp.search_move(sp.closure, t, m, ordinal, alpha, ctx);
       const std::int64_t crit = std::int64_t(t.stats.nodes) + t.crit_extra - chain0;
+      const std::int64_t splits = t.crit_splits - splits0;
       t.crit_extra -= crit;  // the move's chain is the split point's, not t's
+      t.crit_splits -= splits;
       if (stopped(t)) {  // v is meaningless
         if (chain_cut(t)) child.discard(t.stats);
         return;
       }
       const split_timing::TimedLock g(sp.lock, t.ledger, t.stats);
-      sp.longest = std::max(sp.longest, std::uint64_t(std::max<std::int64_t>(crit, 0)));
+      const std::uint64_t chain = std::uint64_t(std::max<std::int64_t>(crit, 0));
+      if (chain > sp.longest || (chain == sp.longest && splits > sp.longest_splits)) {
+        sp.longest = chain;
+        sp.longest_splits = splits;
+      }
       const bool cut = sp.result.record(m, v, t.pv[std::size_t(ctx.ply) + 1], ctx.beta);
       sp.live_alpha.store(sp.result.alpha, std::memory_order_relaxed);
       if (cut) {
@@ -540,6 +552,7 @@ class Pool {
       sp.workers = 1;
       sp.joins = 0;
       sp.longest = 0;
+      sp.longest_splits = 0;
       sp.result.start(ctx);
       sp.cutoff.store(false, std::memory_order_relaxed);
       sp.live_alpha.store(ctx.alpha, std::memory_order_relaxed);

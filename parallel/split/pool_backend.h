@@ -7,6 +7,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/split/pool.h"
+#include "parallel/work_span.h"
 #include "search/driver.h"
 #include "search/hooks.h"
 
@@ -52,6 +53,7 @@ SearchStats pool_stats(const Pool& pool) {
   const auto& main = pool.thread(0);
   s.critical_path = std::uint64_t(
       std::max<std::int64_t>(std::int64_t(main.stats.nodes) + main.crit_extra, 0));
+  s[critical_splits] = std::uint64_t(std::max<std::int64_t>(main.crit_splits, 0));
   return s;
 }
 

@@ -33,6 +33,7 @@
 #include "parallel/backend_factory.h"
 #include "parallel/split/common.h"
 #include "parallel/split/pool.h"
+#include "parallel/work_span.h"
 #include "parallel/split/timing.h"
 #include "search/driver.h"
 #include "parallel/split/split_counters.h"
@@ -57,6 +58,7 @@ struct PvState {
   // The master's chain is its node count plus crit_extra (touched by the
   // master only: outside regions, and inside one by team thread 0).
   std::int64_t crit_extra = 0;
+  std::uint64_t crit_splits = 0;  // regions: every one is on the master's chain
   std::uint64_t bound_slack = 0;  // the schedule bound's excess over the critical path
   // Raised by the team thread that finds a beta cutoff; cleared by the master
   // after the region.
@@ -160,6 +162,7 @@ class PvHooks : public SerialHooks {
     run_region(int(moves.size()), body, team);
     // The team has joined: nobody else touches these now.
     st_.crit_extra += std::int64_t(team.longest);
+    ++st_.crit_splits;
     std::uint64_t work = 0;
     for (std::uint64_t n : region_nodes) work += n;
     const std::uint64_t share = (work + std::uint64_t(st_.threads) - 1) / std::uint64_t(st_.threads);
@@ -286,6 +289,7 @@ class PvSplitBackend final : public BackendBase<Table> {
     state_.in_region = false;
     state_.cutoff.store(false, std::memory_order_relaxed);
     state_.crit_extra = 0;
+    state_.crit_splits = 0;
     state_.bound_slack = 0;
     state_.shared = &shared;
     const split_timing::Clock::time_point start = split_timing::now();
@@ -309,6 +313,7 @@ class PvSplitBackend final : public BackendBase<Table> {
     s.critical_path = std::uint64_t(
         std::max<std::int64_t>(std::int64_t(workers_[0]->stats.nodes) + state_.crit_extra, 0));
     s[pvsplit::schedule_bound] = s.critical_path + state_.bound_slack;
+    s[critical_splits] = state_.crit_splits;
     return s;
   }
 

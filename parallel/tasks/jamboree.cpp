@@ -57,6 +57,7 @@
 #include "search/driver.h"
 #include "search/node_type.h"
 #include "parallel/tasks/task_counters.h"
+#include "parallel/work_span.h"
 
 namespace xq {
 namespace {
@@ -81,6 +82,8 @@ struct TaskWorker : Worker {
   // Critical path beyond the worker's own node count: the longest test of
   // each split it owned.
   std::int64_t crit_extra = 0;
+  // ... and the splits on those tests' chains (parallel/work_span.h).
+  std::int64_t crit_splits = 0;
   // The Knuth-Moore type of each node on its path (spawn=mwf only).
   NodeTypes path;
 };
@@ -235,6 +238,7 @@ class JamHooks : public SerialHooks {
     bool advancing = false;
     std::uint64_t longest = 0;     // the longest test's critical path
     std::uint64_t researched = 0;  // the re-searches' critical paths (they run in order)
+    std::int64_t longest_splits = 0, researched_splits = 0;  // their splits (work_span.h)
     split_timing::Clock::time_point cut_at{};
     const int home = st_.exec->slot();
 
@@ -274,12 +278,13 @@ class JamHooks : public SerialHooks {
           lk.unlock();
           ++tw.stats.researches;
           const std::uint64_t nodes0 = tw.stats.nodes;
-          const std::int64_t extra0 = tw.crit_extra;
+          const std::int64_t extra0 = tw.crit_extra, splits0 = tw.crit_splits;
           const Value v = search(tw, moves[std::size_t(j)], ordinals[std::size_t(j)], a, ctx);
           const std::int64_t crit = std::int64_t(tw.stats.nodes - nodes0) + (tw.crit_extra - extra0);
           lk.lock();
           if (frame_cut(&frame) || st_.shared->stopped()) break;
           researched += std::uint64_t(std::max<std::int64_t>(crit, 0));
+          researched_splits += tw.crit_splits - splits0;
           if (record(j, v, tw)) break;
         }
         ++frontier;
@@ -346,15 +351,20 @@ class JamHooks : public SerialHooks {
       if (st_.mwf) tw.path.resume(ply, type, eldest_too && i == 0 ? 0 : 1);
       const split_timing::ChildNodes child(tw.stats);
       const std::uint64_t nodes0 = tw.stats.nodes;
-      const std::int64_t extra0 = tw.crit_extra;
+      const std::int64_t extra0 = tw.crit_extra, splits0 = tw.crit_splits;
       tw.frame = &frame;
       const Value v = search_move(tw, m, ordinals[std::size_t(i)], alpha, test);
       const std::int64_t crit = std::int64_t(tw.stats.nodes - nodes0) + (tw.crit_extra - extra0);
+      const std::int64_t splits = tw.crit_splits - splits0;
       if (frame_cut(&frame)) child.discard(tw.stats);
       if (frame_cut(&frame) || st_.shared->stopped()) return;
       sim::charge(sim::Cost::Lock);
       std::unique_lock lk(lock);
-      longest = std::max(longest, std::uint64_t(std::max<std::int64_t>(crit, 0)));
+      const std::uint64_t chain = std::uint64_t(std::max<std::int64_t>(crit, 0));
+      if (chain > longest || (chain == longest && splits > longest_splits)) {
+        longest = chain;
+        longest_splits = splits;
+      }
       if (settle(i, v, alpha, tw)) return;
       done[std::size_t(i)] = true;
       if (ordered) advance(lk, tw, search_move);
@@ -371,6 +381,7 @@ class JamHooks : public SerialHooks {
     // ordered continuation this is an upper bound: re-searches there may
     // overlap later tests.
     owner.crit_extra += std::int64_t(longest + researched);
+    owner.crit_splits += 1 + longest_splits + researched_splits;
     if (frame.cutoff.load(std::memory_order_relaxed)) {
       w.stats[tasks::cancel_wait_seconds] += split_timing::seconds_between(cut_at, split_timing::now());
     } else if (!st_.shared->stopped() && !frame_cut(owner.frame)) {
@@ -429,6 +440,7 @@ class JamboreeBackend final : public BackendBase<Table> {
     reset_worker(root_, pos);
     root_.frame = nullptr;
     root_.crit_extra = 0;
+    root_.crit_splits = 0;
     st_.shared = &shared;
     exec_.reset_counts();
     for (int s = 0; s < st_.threads; ++s) {
@@ -444,6 +456,7 @@ class JamboreeBackend final : public BackendBase<Table> {
         w->sim_nodes = w->sim_qnodes = 0;
         w->frame = nullptr;
         w->crit_extra = 0;
+        w->crit_splits = 0;
         st_.slot(w->id).free.push_back(w.get());
       }
     }
@@ -482,6 +495,7 @@ class JamboreeBackend final : public BackendBase<Table> {
     }
     s[tasks::stolen_tasks] = exec_.stolen();
     s.critical_path = std::uint64_t(std::int64_t(root_.stats.nodes) + root_.crit_extra);
+    s[critical_splits] = std::uint64_t(std::max<std::int64_t>(root_.crit_splits, 0));
     return s;
   }
 

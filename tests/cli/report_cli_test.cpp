@@ -79,6 +79,15 @@ bool lab_has_time_shares() {
   return false;
 }
 
+// Whether a configuration of the lab counted its critical path: then the
+// work-and-span figure (W/C beside the burdened W/(C+Kb)) is on the page.
+bool lab_has_work_span() {
+  const json j = json::parse(read_file(report_inputs().lab));
+  for (const json& r : j.at("results"))
+    if (r.contains("work_span")) return true;
+  return false;
+}
+
 // The groups of declared counters the lab's configurations show
 // (search/counters.h): a figure each.
 int lab_counter_groups() {
@@ -93,8 +102,12 @@ TEST(ReportCli, PageHasEveryChartAxisTitleAndMeta) {
   const std::string page = all_inputs_page(::testing::TempDir() + "xqlab_report_all");
   // The time shares' figure and the counters' figures come with the
   // backends the lab ran.
-  const int time = int(lab_has_time_shares()) + lab_counter_groups();
+  const int time = int(lab_has_time_shares()) + int(lab_has_work_span()) + lab_counter_groups();
   EXPECT_GE(lab_counter_groups(), 1);
+  if (lab_has_work_span()) {
+    EXPECT_NE(page.find("W/(C+Kb)"), std::string::npos);
+    EXPECT_NE(page.find("K (split points on C)"), std::string::npos);
+  }
   for (const std::string& id : xq::test::expected_chart_ids())
     EXPECT_NE(page.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"" + id + "\""),
               std::string::npos) << id;

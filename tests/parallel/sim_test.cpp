@@ -28,6 +28,7 @@
 #include "parallel/sim/machine.h"
 #include "tests/parallel/exact_grid.h"
 #include "tests/parallel/simulate.h"
+#include "parallel/work_span.h"
 #include "search/coordination.h"
 
 namespace xq {
@@ -414,6 +415,10 @@ TEST(SimMachine, SplitBackendsThreadTimeIsThreadsTimesVirtualTime) {
       EXPECT_GE(st.span_seconds, threads * (s.seconds - sim::seconds(sim::Costs{}.idle_timeout)))
           << name << " " << threads;
       EXPECT_GT(st.splits, 0u) << name << " " << threads;
+      // The split points on the critical path (parallel/work_span.h): some,
+      // and never more than were made.
+      EXPECT_GT(st[critical_splits], 0u) << name << " " << threads;
+      EXPECT_LE(st[critical_splits], st.splits) << name << " " << threads;
       ++checked;
     }
   }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lab/timing/summary.h"
+#include "parallel/work_span.h"
 #include "search/coordination.h"
 
 namespace xq::lab::timing {
@@ -161,6 +162,46 @@ TEST(LabSummary, BoundSpeedupIsReferenceNodesOverTheMedianBound) {
   EXPECT_NEAR(bound.shown, 2000.0 / 1200.0, 1e-12);
   EXPECT_EQ(common::counter_heading(bound), "summary_test_bound S bound");
   EXPECT_FALSE(shows(out[0], "summary_test_bound"));  // the serial reference reports no bound
+}
+
+// A hand-built work and span: ybwc at 4 logical threads on a simulated
+// machine whose split point costs 3 + 5 = 8 nodes' time (node 1 ns,
+// publish 3 ns, join 5 ns). Two positions of 1,000 nodes each, critical
+// paths 200 and 300 with 5 and 10 split points on them: W = 2,000, C = 500,
+// K = 15, b = 8, so W/C = 4 and the burdened W / (C + K b) = 2000 / 620.
+TEST(LabSummary, BurdenedParallelismAddsEachCriticalSplitPointsPublishAndJoin) {
+  LabSettings settings;
+  settings.runs = 3;
+  settings.configs = {{"ybwc", "xor", 4, {}}};
+  SimSettings sim;
+  sim.costs.node = 1000;
+  sim.costs.publish = 3000;
+  sim.costs.join = 5000;
+  settings.sim = sim;
+  EXPECT_DOUBLE_EQ(split_burden_nodes(sim.costs), 8.0);
+  std::vector<LabRun> runs;
+  const std::uint64_t path[] = {200, 300}, splits[] = {5, 10};
+  for (int k = 0; k < 3; ++k)
+    for (int p = 0; p < 2; ++p) {
+      LabRun r;
+      r.config = 0;
+      r.run = k;
+      r.position = p;
+      r.seconds = 1;
+      r.cpu_seconds = 4;
+      r.result.stats.nodes = 1000;
+      r.result.stats.critical_path = path[p];
+      r.result.stats[critical_splits] = splits[p];
+      runs.push_back(r);
+    }
+  const std::vector<LabSummary> out = summarise(settings, 2, runs);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_TRUE(out[0].has_span());
+  EXPECT_DOUBLE_EQ(out[0].critical_path, 500.0);
+  EXPECT_DOUBLE_EQ(out[0].parallelism, 4.0);
+  EXPECT_DOUBLE_EQ(out[0].critical_splits, 15.0);
+  EXPECT_DOUBLE_EQ(out[0].burden_nodes, 8.0);
+  EXPECT_DOUBLE_EQ(out[0].burdened_parallelism, 2000.0 / 620.0);
 }
 
 }  // namespace
