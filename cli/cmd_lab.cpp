@@ -17,7 +17,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/invocation.h"
@@ -93,38 +92,10 @@ class StopOnSignal {
   void (*term_)(int) = SIG_DFL;
 };
 
-bool file_exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
 // The journal's path: --journal, else beside --json-file, else none.
 std::string journal_path(const LabArgs& a) {
   if (!a.journal.empty()) return a.journal;
   return a.json_file.empty() ? "" : a.json_file + ".journal";
-}
-
-// The searches to resume from (none without --resume). A fresh run moves an
-// old journal aside to FILE.previous rather than overwrite it.
-std::vector<lab::timing::LabRun> journal_start(const LabArgs& a, const std::string& path,
-                                               const lab::timing::LabSettings& s,
-                                               const std::vector<lab::common::SuiteEntry>& suite) {
-  if (a.resume) {
-    if (path.empty())
-      throw UsageError("--resume needs the journal of the run: --journal FILE or --json-file FILE");
-    if (!file_exists(path)) throw UsageError("--resume: no journal '" + path + "'");
-    std::vector<lab::timing::LabRun> done = lab::timing::read_journal(path, s, suite);
-    std::fprintf(stderr, "lab: resuming from %s: %zu of %zu searches already done\n", path.c_str(),
-                 done.size(), lab::timing::lab_searches(s, suite.size()));
-    return done;
-  }
-  if (!path.empty() && file_exists(path)) {
-    if (std::rename(path.c_str(), (path + ".previous").c_str()) != 0)
-      throw UsageError("cannot move the old journal '" + path + "' aside");
-    std::fprintf(stderr, "lab: a fresh journal %s (the old one is now %s.previous; --resume "
-                 "continues a journal)\n", path.c_str(), path.c_str());
-  }
-  return {};
 }
 
 // What an interrupted run is missing, on `out`, and the one line main()
@@ -258,16 +229,10 @@ int run(const LabArgs& a) {
   }
   const std::string journal = journal_path(a);
   lab::timing::LabResume resume;
-  resume.done = journal_start(a, journal, s, suite);
+  resume.done = journal_start(a.resume, journal, s, suite, "lab");
   resume.stop = &g_lab_stop;
   std::optional<lab::timing::JournalWriter> writer;
-  if (!journal.empty()) {
-    try {
-      writer.emplace(journal, s, suite, resume.done);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(std::string("--journal: ") + e.what());
-    }
-  }
+  open_journal(writer, journal, s, suite, resume.done);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> csv(nullptr, std::fclose);
   if (!a.csv.empty()) {
     csv.reset(std::fopen(a.csv.c_str(), "w"));

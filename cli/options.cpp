@@ -7,6 +7,7 @@
 #include "cli/usage_error.h"
 #include "hashing/schemes.h"
 #include "lab/common/suite.h"
+#include "lab/timing/journal.h"
 #include "parallel/params.h"
 
 namespace xq::cli {
@@ -258,6 +259,41 @@ std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& a) {
   if (!a.carrier.empty())
     s.carrier = a.carrier == "threads" ? sim::Carrier::Threads : sim::Carrier::Fibers;
   return s;
+}
+
+std::vector<lab::timing::LabRun> journal_start(bool resume, const std::string& path,
+                                               const lab::timing::LabSettings& s,
+                                               const std::vector<lab::common::SuiteEntry>& suite,
+                                               const char* who) {
+  const auto exists = [](const std::string& f) { return std::ifstream(f).good(); };
+  if (resume) {
+    if (path.empty())
+      throw UsageError("--resume needs the journal of the run: --journal FILE or --json-file FILE");
+    if (!exists(path)) throw UsageError("--resume: no journal '" + path + "'");
+    std::vector<lab::timing::LabRun> done = lab::timing::read_journal(path, s, suite);
+    std::fprintf(stderr, "%s: resuming from %s: %zu of %zu searches already done\n", who,
+                 path.c_str(), done.size(), lab::timing::lab_searches(s, suite.size()));
+    return done;
+  }
+  if (!path.empty() && exists(path)) {
+    if (std::rename(path.c_str(), (path + ".previous").c_str()) != 0)
+      throw UsageError("cannot move the old journal '" + path + "' aside");
+    std::fprintf(stderr, "%s: a fresh journal %s (the old one is now %s.previous; --resume "
+                 "continues a journal)\n", who, path.c_str(), path.c_str());
+  }
+  return {};
+}
+
+void open_journal(std::optional<lab::timing::JournalWriter>& writer, const std::string& path,
+                  const lab::timing::LabSettings& s,
+                  const std::vector<lab::common::SuiteEntry>& suite,
+                  const std::vector<lab::timing::LabRun>& done) {
+  if (path.empty()) return;
+  try {
+    writer.emplace(path, s, suite, done);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("--journal: ") + e.what());
+  }
 }
 
 void add_book_options(CLI::App* app, BookArgs& args, const std::string& default_half,

@@ -14,6 +14,8 @@
 #include "board/position.h"
 #include "lab/common/json.h"
 #include "lab/common/suite.h"
+#include "lab/timing/journal.h"
+#include "lab/timing/runner.h"
 #include "lab/timing/simulation.h"
 #include "parallel/backend.h"
 
@@ -89,6 +91,22 @@ void add_sim_options(CLI::App* app, SimArgs& args);
 // The settings, or nothing without --simulate; throws UsageError for a
 // --sim-* option without --simulate, an unreadable profile or a bad cost.
 std::optional<lab::timing::SimSettings> sim_settings(const SimArgs& args);
+
+// A run's journal (lab/timing/journal.h; `who`: the command, for messages):
+// with `resume`, the searches the journal at `path` holds (UsageError when
+// there is none or it belongs to other settings); otherwise none, and an
+// old journal at `path` is moved aside to PATH.previous rather than
+// overwritten.
+std::vector<lab::timing::LabRun> journal_start(bool resume, const std::string& path,
+                                               const lab::timing::LabSettings& s,
+                                               const std::vector<lab::common::SuiteEntry>& suite,
+                                               const char* who);
+// Opens `writer` on the journal at `path` (nothing when `path` is ""),
+// starting it with `done`; UsageError when it cannot be written.
+void open_journal(std::optional<lab::timing::JournalWriter>& writer, const std::string& path,
+                  const lab::timing::LabSettings& s,
+                  const std::vector<lab::common::SuiteEntry>& suite,
+                  const std::vector<lab::timing::LabRun>& done);
 
 // The games' openings (match, recommend, transfer, evolve, spsa): --book
 // FILE (default <data>/book.csv; match and the tuners also take the old

@@ -306,10 +306,6 @@ class Machine final : public Clock {
   void host_wait(int me);
   // The bookkeeping of a detach: returns the thread to run next.
   int leave(int me);
-  // The host's suspended contexts and the bodies of fibers not started
-  // yet, by logical id (machine.cpp: Boost.Context stays out of this header).
-  struct Contexts;
-  std::unique_ptr<Contexts> contexts_;
   bool others_attached(int id) const;
   // Whether a thread of first..last-1 other than `id` is attached.
   bool attached_in(int first, int last, int id) const;
@@ -324,6 +320,10 @@ class Machine final : public Clock {
   std::exception_ptr fiber_error_;  // the first exception a fiber's body let escape
   int cpu_ = -1;     // without spin_: the core every attached thread runs on
   std::vector<Slot> slots_;
+  // The host's suspended contexts and the bodies of fibers not started
+  // yet, by logical id (machine.cpp: Boost.Context stays out of this header).
+  struct Contexts;
+  std::unique_ptr<Contexts> contexts_;
   void note(Time at, int thread, TimelineEvent::What what, std::uint64_t nodes, int next) {
     if (record_) timeline_.push_back({at, thread, what, nodes, next});
   }

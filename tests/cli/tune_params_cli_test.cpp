@@ -83,6 +83,71 @@ TEST(CliTune, SmallSpaceSavesAFileThatReadsBack) {
   std::remove(save.c_str());
 }
 
+// On the simulated machine: labelled SIMULATED, every search journalled,
+// and a resumed tune gives the same figures (a simulation's figures do not
+// depend on the host). The default made poor on purpose (no split point at
+// depth 4 with min_split_depth=8), so that the winner is clear and is
+// confirmed deeper.
+TEST(CliTune, SimulatedTuneIsLabelledJournalledResumedAndConfirmed) {
+  const std::string journal =
+      ::testing::TempDir() + "xqlab_simtune_" + std::to_string(::getpid()) + ".journal";
+  const std::vector<std::string> args{"tune", "--simulate", "--backend", "ybwc", "--threads", "8",
+                                      "--depth", "4", "--runs", "2", "--param",
+                                      "min_split_depth=8", "--space", "min_split_depth=8,2",
+                                      "--confirm-depth", "5", "--journal", journal, "--json"};
+  const XqlabRun r = xqlab(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = r.json();
+  EXPECT_EQ(j.at("mode"), "simulated");
+  EXPECT_TRUE(j.at("simulation").is_object());
+  const json t = j.at("tune");
+  ASSERT_EQ(t.at("candidates").size(), 2u);
+  EXPECT_EQ(t.at("decided"), true) << r.out;
+  ASSERT_TRUE(j.at("confirm").is_object()) << r.out;
+  EXPECT_EQ(j.at("confirm").at("depth"), 5);
+  EXPECT_EQ(j.at("confirm").at("params"), t.at("best"));
+  EXPECT_EQ(j.at("confirm").at("better"), true) << r.out;
+  // The journal: a settings line, then one line per search (2 candidates x
+  // 2 runs x the suite's positions).
+  const std::size_t lines = std::size_t(count_lines(xq::test::read_file(journal)));
+  EXPECT_GT(lines, 4u);
+  EXPECT_EQ((lines - 1) % 4, 0u) << lines;
+  std::vector<std::string> again = args;
+  again.push_back("--resume");
+  const XqlabRun back = xqlab(again);
+  ASSERT_EQ(back.status, 0) << back.err;
+  EXPECT_NE(back.err.find("already done"), std::string::npos) << back.err;
+  const json bt = back.json().at("tune");
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(bt.at("candidates")[i].at("seconds"), t.at("candidates")[i].at("seconds")) << i;
+  EXPECT_EQ(back.json().at("confirm").at("time_ratio"), j.at("confirm").at("time_ratio"));
+  std::remove(journal.c_str());
+  std::remove((journal + ".confirm").c_str());
+}
+
+// A simulated tune tries one axis and at most 12 candidates; the confirming
+// depth is deeper than the tune's. Each refusal is one line and status 2.
+TEST(CliTune, SimulatedTuneRefusesTwoAxesTooManyCandidatesAndAShallowConfirmation) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--space", "min_split_depth=2,4", "--space", "max_splits_per_thread=4,8"},
+      {"--space", "min_split_depth=1,2,3,4,5,6,7,8,9,10,11,12,13"},
+      {},
+      {"--space", "min_split_depth=2,4", "--confirm-depth", "3"}};
+  const char* expect[] = {"one axis", "at most 12", "one axis", "deeper"};
+  int ran = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    std::vector<std::string> args{"tune", "--simulate", "--backend", "ybwc", "--threads", "16",
+                                  "--depth", "3", "--runs", "1"};
+    args.insert(args.end(), cases[i].begin(), cases[i].end());
+    const XqlabRun r = xqlab(args);
+    EXPECT_EQ(r.status, 2) << i;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find(expect[i]), std::string::npos) << r.err;
+    ++ran;
+  }
+  EXPECT_EQ(ran, 4);
+}
+
 TEST(CliTune, BadSpaceIsOneLineAndStatus2) {
   int ran = 0;
   for (const char* space : {"min_split_depth=0", "omp_schedule=static", "nope=1", "min_split_depth"}) {
