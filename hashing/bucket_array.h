@@ -11,6 +11,10 @@
 //     auto guard(Bucket&, std::size_t index);  // RAII lock held for one probe/store
 //     static LoadedSlot load(const Bucket&, int slot);
 //     static void save(Bucket&, int slot, Key key, std::uint64_t data);
+//     // optional: slot becomes (key, data) if it still holds `seen`, in one
+//     // atomic step (a compare-and-swap); then claims, releases and same-key
+//     // stores use it instead of load-then-save, and lose no count
+//     static bool exchange(Bucket&, int slot, const LoadedSlot& seen, Key, std::uint64_t);
 //   };
 //
 // Everything is a template instantiated per scheme, so the hot path has no
@@ -19,9 +23,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "hashing/cpu_relax.h"
 #include "hashing/entry.h"
@@ -46,6 +53,21 @@ static_assert(sizeof(PairBucket) == kCacheLine);
 
 // A guard that guards nothing, for the lockless schemes.
 struct NoLock {};
+
+// A layout whose slots change by compare-and-swap (see above).
+template <class Layout>
+concept SlotExchange = requires(typename Layout::Bucket& b, const LoadedSlot& seen) {
+  { Layout::exchange(b, 0, seen, Key{}, std::uint64_t{}) } -> std::same_as<bool>;
+};
+
+// Whether a layout's searcher counts are exact: changed under a lock, or by
+// compare-and-swap. The other lockless layouts may lose a racing update.
+template <class Layout>
+inline constexpr bool kExactCounts =
+    SlotExchange<Layout> ||
+    !std::is_same_v<decltype(std::declval<const Layout&>().guard(
+                        std::declval<typename Layout::Bucket&>(), std::size_t{})),
+                    NoLock>;
 
 // The bucket array and the probe/store loops of one table.
 template <class Layout>
@@ -109,11 +131,25 @@ class BucketArray {
     const std::size_t b = index_of(key);
     Bucket& bucket = table_[b];
     [[maybe_unused]] const auto guard = layout_.guard(bucket, b);
-    const int slot = choose(bucket, b, key, data, generation, r);
-    if (slot < 0) return;
-    const LoadedSlot old = Layout::load(bucket, slot);
-    if (!old.torn && old.key == key) data |= old.data & packed::kSearchersMask;
-    Layout::save(bucket, slot, key, data);
+    for (;;) {
+      const int slot = choose(bucket, b, key, data, generation, r);
+      if (slot < 0) return;
+      const LoadedSlot old = Layout::load(bucket, slot);
+      const bool same = !old.torn && old.key == key;
+      const std::uint64_t d = same ? data | (old.data & packed::kSearchersMask) : data;
+      if constexpr (SlotExchange<Layout>) {
+        // A count this store carries over must still be the slot's when it
+        // writes: compare-and-swap. A slot with no count takes one plain
+        // save(), as in the other schemes (a claim landing between the load
+        // and the save is lost, as there).
+        if (d & packed::kSearchersMask) {
+          if (!Layout::exchange(bucket, slot, old, key, d)) continue;
+          return;
+        }
+      }
+      Layout::save(bucket, slot, key, d);
+      return;
+    }
   }
 
   // Probes for `key` with intent to search it: raises the searcher count of
@@ -123,11 +159,15 @@ class BucketArray {
   // scheme's guard with the scheme's own save(): exact for the locked
   // schemes; for the lockless ones two claims racing on a slot may lose an
   // update (the count stays a hint) and the rewrite is checked like any
-  // store (xor and sandwich rewrite their check words).
+  // store (xor and sandwich rewrite their check words). A layout with
+  // exchange() changes the count by compare-and-swap, retried until no
+  // other thread changed the slot in between: exact without a lock.
   TTClaim claim(Key key, bool exclusive, std::uint8_t generation, Replacement r,
                 std::uint64_t& torn) {
     const std::size_t b = index_of(key);
     Bucket& bucket = table_[b];
+    if constexpr (SlotExchange<Layout>) return claim_by_exchange(bucket, b, key, exclusive,
+                                                                 generation, r, torn);
     [[maybe_unused]] const auto guard = layout_.guard(bucket, b);
     TTClaim c;
     c.slot.bucket = b;
@@ -166,12 +206,19 @@ class BucketArray {
     if (slot.slot < 0) return false;
     Bucket& bucket = table_[slot.bucket];
     [[maybe_unused]] const auto guard = layout_.guard(bucket, slot.bucket);
-    const LoadedSlot s = Layout::load(bucket, slot.slot);
-    if (s.torn || s.key != key || !packed::occupied(s.data)) return false;
-    const int n = packed::searchers_of(s.data);
-    if (n == 0) return true;
-    Layout::save(bucket, slot.slot, key, packed::with_searchers(s.data, n - 1));
-    return false;
+    for (;;) {
+      const LoadedSlot s = Layout::load(bucket, slot.slot);
+      if (s.torn || s.key != key || !packed::occupied(s.data)) return false;
+      const int n = packed::searchers_of(s.data);
+      if (n == 0) return true;
+      const std::uint64_t lowered = packed::with_searchers(s.data, n - 1);
+      if constexpr (SlotExchange<Layout>) {
+        if (Layout::exchange(bucket, slot.slot, s, key, lowered)) return false;
+      } else {
+        Layout::save(bucket, slot.slot, key, lowered);
+        return false;
+      }
+    }
   }
 
   // The searcher count of key's entry (0 when absent).
@@ -235,6 +282,45 @@ class BucketArray {
   }
 
  private:
+  // claim() for a layout with exchange(): each attempt reads the slot it
+  // would change and changes it only if no other thread did meanwhile.
+  TTClaim claim_by_exchange(Bucket& bucket, std::size_t b, Key key, bool exclusive,
+                            std::uint8_t generation, Replacement r, std::uint64_t& torn) {
+    TTClaim c;
+    c.slot.bucket = b;
+    for (;;) {
+      const int found = find(bucket, key, torn);
+      if (found >= 0) {
+        const LoadedSlot s = Layout::load(bucket, found);
+        if (s.torn || s.key != key || !packed::occupied(s.data)) continue;  // replaced: again
+        c.found = true;
+        c.data = packed::unpack(s.data);
+        c.searchers = packed::searchers_of(s.data);
+        if (exclusive && c.searchers > 0) {
+          c.busy = true;
+          return c;
+        }
+        if (c.searchers >= packed::kMaxSearchers) return c;  // saturated: no handle
+        if (!Layout::exchange(bucket, found, s, key,
+                              packed::with_searchers(s.data, c.searchers + 1)))
+          continue;
+        c.slot.slot = found;
+        return c;
+      }
+      TTData placeholder;
+      placeholder.depth = packed::kPlaceholderDepth;
+      const std::uint64_t data = packed::with_searchers(packed::pack(placeholder, generation), 1);
+      const int slot = choose(bucket, b, key, data, generation, r);
+      if (slot < 0) return c;
+      // Another claim may have put this key there since find(): count on it.
+      const LoadedSlot seen = Layout::load(bucket, slot);
+      if (!seen.torn && seen.key == key && packed::occupied(seen.data)) continue;
+      if (!Layout::exchange(bucket, slot, seen, key, data)) continue;
+      c.slot.slot = slot;
+      return c;
+    }
+  }
+
   // The deepest slot of `bucket` holding key, or -1 (under the caller's guard).
   int find(const Bucket& bucket, Key key, std::uint64_t& torn) const {
     int best = -1;

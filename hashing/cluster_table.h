@@ -143,6 +143,8 @@ class ClusterTable {
   // Searcher counts (see BucketArray::claim): the seam for ABDADA-style
   // backends. The handle in the result goes back to release().
   static constexpr bool kCountsSearchers = true;
+  // Whether no racing claim or release is ever lost (bucket_array.h, kExactCounts).
+  static constexpr bool kExactSearcherCounts = kExactCounts<Layout>;
   TTClaim claim(Key key, bool exclusive, int tid) {
     ThreadCounters::Slot& c = counters_[tid];
     ThreadCounters::bump(c.probes);

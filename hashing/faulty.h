@@ -97,6 +97,8 @@ class Lying : public Inner {
 class FaultyTable : public Lying<XorTable> {
  public:
   static constexpr std::string_view kName = "faulty";
+  static constexpr std::string_view kSummary =
+      "test only: fault injection (xor, a share of probes answered with random words)";
 };
 
 }  // namespace xq

@@ -18,6 +18,8 @@ namespace xq {
 class MutexTable : public ClusterTable<StripedLayout<std::mutex>> {
  public:
   static constexpr std::string_view kName = "mutex";
+  static constexpr std::string_view kSummary =
+      "striped std::mutex";
 };
 
 }  // namespace xq

@@ -26,6 +26,8 @@ namespace xq {
 class PerThreadTable {
  public:
   static constexpr std::string_view kName = "perthread";
+  static constexpr std::string_view kSummary =
+      "one table per thread (XOR-checked), probe reads all";
   using Layout = XorLayout;
   static constexpr int kBucketSlots = Layout::kSlots;
   static constexpr std::size_t kBucketBytes = sizeof(Layout::Bucket);
@@ -87,6 +89,7 @@ class PerThreadTable {
   // thread writes only its own table), so they report that they hold none:
   // a claim is a plain probe that is never busy and claims nothing.
   static constexpr bool kCountsSearchers = false;
+  static constexpr bool kExactSearcherCounts = false;
   TTClaim claim(Key key, bool, int tid) {
     TTClaim c;
     c.found = probe(key, c.data, tid);

@@ -59,6 +59,8 @@ struct SandwichLayout {
 class SandwichTable : public ClusterTable<SandwichLayout> {
  public:
   static constexpr std::string_view kName = "sandwich";
+  static constexpr std::string_view kSummary =
+      "lockless, check words at both ends (ElephantEye-style)";
 };
 
 }  // namespace xq

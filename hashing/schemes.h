@@ -1,7 +1,10 @@
-// The list of hash schemes and the one place that maps a scheme name to its
-// table type. Code that is templated on the table (a search, a stress run, a
-// benchmark) is instantiated once per scheme through visit_scheme, at the top
-// of a run, so the hot path never dispatches on the scheme.
+// The list of hash schemes: the one place a scheme is named (DESIGN.md "Grow
+// by addition": a scheme is its header plus one entry in SchemeTables). Its
+// name, summary and every property come from its table type; the names,
+// the listing and visit_scheme below are derived from the list. Code that is
+// templated on the table (a search, a stress run, a benchmark) is
+// instantiated once per scheme through visit_scheme, at the top of a run, so
+// the hot path never dispatches on the scheme.
 #pragma once
 
 #include <array>
@@ -11,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "hashing/atomic16.h"
 #include "hashing/faulty.h"
 #include "hashing/mutex_table.h"
 #include "hashing/perthread.h"
@@ -22,16 +26,40 @@
 
 namespace xq {
 
-// Every scheme, safe ones first; kUnprotectedScheme is the one that lets torn
-// entries through (a baseline, never for real searches).
-inline constexpr std::array<std::string_view, 7> kSchemeNames = {
-    PerThreadTable::kName, SpinlockTable::kName, MutexTable::kName, TbbSpinTable::kName,
-    XorTable::kName,       SandwichTable::kName, UnprotectedTable::kName};
-inline constexpr std::string_view kUnprotectedScheme = UnprotectedTable::kName;
+// A list of table types, and what can be done with one.
+template <class... T>
+struct TableList {
+  static constexpr std::size_t kSize = sizeof...(T);
+  static constexpr std::array<std::string_view, sizeof...(T)> names() { return {T::kName...}; }
+  template <class F>
+  static void for_each(F&& f) {
+    (f(std::type_identity<T>{}), ...);
+  }
+};
+template <class... A, class... B>
+constexpr TableList<A..., B...> operator+(TableList<A...>, TableList<B...>) {
+  return {};
+}
+// The tables of `List` for which Keep<T>::value holds, in order.
+template <template <class> class Keep, class List>
+struct FilterTables;
+template <template <class> class Keep, class... T>
+struct FilterTables<Keep, TableList<T...>> {
+  using type =
+      decltype((TableList<>{} + ... + std::conditional_t<Keep<T>::value, TableList<T>, TableList<>>{}));
+};
 
+// Every real scheme, safe ones first; the unprotected one last (a
+// baseline that lets torn entries through, never for real searches).
+using SchemeTables = TableList<PerThreadTable, SpinlockTable, MutexTable, TbbSpinTable, XorTable,
+                               SandwichTable, Atomic16Table, UnprotectedTable>;
 // Test only: fault injection. Never in kSchemeNames, so the lab, the stress
 // tool and the parameterised tests never run them; backends accept them by name.
-inline constexpr std::array<std::string_view, 1> kTestSchemeNames = {FaultyTable::kName};
+using TestSchemeTables = TableList<FaultyTable>;
+
+inline constexpr auto kSchemeNames = SchemeTables::names();
+inline constexpr std::string_view kUnprotectedScheme = UnprotectedTable::kName;
+inline constexpr auto kTestSchemeNames = TestSchemeTables::names();
 
 constexpr bool is_unprotected_scheme(std::string_view name) { return name == kUnprotectedScheme; }
 constexpr bool is_scheme_name(std::string_view name) {
@@ -50,18 +78,20 @@ constexpr bool is_known_scheme(std::string_view name) {
   return is_scheme_name(name) || is_test_scheme_name(name);
 }
 
+namespace scheme_detail {
+template <class... T>
+constexpr std::string_view summary_in(TableList<T...>, std::string_view name) {
+  const std::array<std::string_view, sizeof...(T)> names{T::kName...}, lines{T::kSummary...};
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return lines[i];
+  return {};
+}
+}  // namespace scheme_detail
+
 // One line per scheme for listings.
 constexpr std::string_view scheme_summary(std::string_view name) {
-  if (name == PerThreadTable::kName) return "one table per thread (XOR-checked), probe reads all";
-  if (name == SpinlockTable::kName) return "spinlock word per bucket (exchange + pause)";
-  if (name == MutexTable::kName) return "striped std::mutex";
-  if (name == TbbSpinTable::kName) return "striped tbb::spin_mutex";
-  if (name == XorTable::kName) return "lockless, check word = key ^ data (Hyatt-Mann)";
-  if (name == SandwichTable::kName) return "lockless, check words at both ends (ElephantEye-style)";
-  if (name == UnprotectedTable::kName) return "UNSAFE baseline: no check, torn entries accepted";
-  if (name == FaultyTable::kName)
-    return "test only: fault injection (xor, a share of probes answered with random words)";
-  return "";
+  const std::string_view s = scheme_detail::summary_in(SchemeTables{}, name);
+  return s.empty() ? scheme_detail::summary_in(TestSchemeTables{}, name) : s;
 }
 
 inline std::string known_schemes_text() {
@@ -78,20 +108,28 @@ inline std::string unknown_scheme_message(std::string_view name) {
   return "unknown hash scheme '" + std::string(name) + "' (known: " + known_schemes_text() + ")";
 }
 
-// Calls f(std::type_identity<Table>{}) for the scheme called `name`; every call
-// must return the same type. Throws std::invalid_argument for unknown names.
+namespace scheme_detail {
+template <class F, class T, class... Rest>
+decltype(auto) visit_each(std::string_view name, F& f) {
+  if (name == T::kName) return f(std::type_identity<T>{});
+  if constexpr (sizeof...(Rest) > 0) {
+    return visit_each<F, Rest...>(name, f);
+  } else {
+    throw std::invalid_argument(unknown_scheme_message(name));
+  }
+}
+template <class F, class... T>
+decltype(auto) visit_in(TableList<T...>, std::string_view name, F& f) {
+  return visit_each<F, T...>(name, f);
+}
+}  // namespace scheme_detail
+
+// Calls f(std::type_identity<Table>{}) for the scheme called `name` (a real
+// or a test scheme); every call must return the same type. Throws
+// std::invalid_argument for unknown names.
 template <class F>
 decltype(auto) visit_scheme(std::string_view name, F&& f) {
-  if (name == PerThreadTable::kName) return std::forward<F>(f)(std::type_identity<PerThreadTable>{});
-  if (name == SpinlockTable::kName) return std::forward<F>(f)(std::type_identity<SpinlockTable>{});
-  if (name == MutexTable::kName) return std::forward<F>(f)(std::type_identity<MutexTable>{});
-  if (name == TbbSpinTable::kName) return std::forward<F>(f)(std::type_identity<TbbSpinTable>{});
-  if (name == XorTable::kName) return std::forward<F>(f)(std::type_identity<XorTable>{});
-  if (name == SandwichTable::kName) return std::forward<F>(f)(std::type_identity<SandwichTable>{});
-  if (name == UnprotectedTable::kName)
-    return std::forward<F>(f)(std::type_identity<UnprotectedTable>{});
-  if (name == FaultyTable::kName) return std::forward<F>(f)(std::type_identity<FaultyTable>{});
-  throw std::invalid_argument(unknown_scheme_message(name));
+  return scheme_detail::visit_in(SchemeTables{} + TestSchemeTables{}, name, f);
 }
 
 }  // namespace xq

@@ -70,6 +70,8 @@ struct SpinlockLayout {
 class SpinlockTable : public ClusterTable<SpinlockLayout> {
  public:
   static constexpr std::string_view kName = "spinlock";
+  static constexpr std::string_view kSummary =
+      "spinlock word per bucket (exchange + pause)";
 };
 
 }  // namespace xq

@@ -19,6 +19,8 @@ namespace xq {
 class TbbSpinTable : public ClusterTable<StripedLayout<tbb::spin_mutex>> {
  public:
   static constexpr std::string_view kName = "tbbspin";
+  static constexpr std::string_view kSummary =
+      "striped tbb::spin_mutex";
 };
 
 }  // namespace xq

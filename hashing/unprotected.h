@@ -44,6 +44,8 @@ struct UnprotectedLayout {
 class UnprotectedTable : public ClusterTable<UnprotectedLayout> {
  public:
   static constexpr std::string_view kName = "unprotected";
+  static constexpr std::string_view kSummary =
+      "UNSAFE baseline: no check, torn entries accepted";
 };
 
 }  // namespace xq

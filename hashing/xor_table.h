@@ -44,6 +44,8 @@ struct XorLayout {
 class XorTable : public ClusterTable<XorLayout> {
  public:
   static constexpr std::string_view kName = "xor";
+  static constexpr std::string_view kSummary =
+      "lockless, check word = key ^ data (Hyatt-Mann)";
 };
 
 }  // namespace xq

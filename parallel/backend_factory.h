@@ -19,36 +19,34 @@ namespace xq {
 
 // Whether the build compiles the backends for table T: the CMake list
 // XQLAB_SCHEMES (every real scheme by default; the sanitizer builds may
-// name fewer) defines XQLAB_SCHEME_<NAME> for each scheme it names, and
-// XQLAB_TEST_SCHEMES=ON (the test and sanitizer builds) defines
-// XQLAB_SCHEME_FAULTY for the test-only table. Built without CMake's list,
-// every real scheme and no test scheme.
+// name fewer) arrives as the string XQLAB_SCHEMES_BUILT ("xor,perthread"),
+// and XQLAB_TEST_SCHEMES=ON (the test and sanitizer builds) defines
+// XQLAB_TEST_SCHEMES_BUILT for the test-only tables. Built without CMake's
+// list, every real scheme and no test scheme.
+constexpr bool scheme_in_list(std::string_view list, std::string_view name) {
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    if (list.substr(0, comma) == name) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+#ifdef XQLAB_SCHEMES_BUILT
+inline constexpr std::string_view kSchemesBuilt = XQLAB_SCHEMES_BUILT;
+#else
+inline constexpr std::string_view kSchemesBuilt = "";
+#endif
+#ifdef XQLAB_TEST_SCHEMES_BUILT
+inline constexpr bool kTestSchemesBuilt = true;
+#else
+inline constexpr bool kTestSchemesBuilt = false;
+#endif
 template <class T>
-inline constexpr bool kBuiltForBackends = false;
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_PERTHREAD)
-template <> inline constexpr bool kBuiltForBackends<PerThreadTable> = true;
-#endif
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_SPINLOCK)
-template <> inline constexpr bool kBuiltForBackends<SpinlockTable> = true;
-#endif
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_MUTEX)
-template <> inline constexpr bool kBuiltForBackends<MutexTable> = true;
-#endif
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_TBBSPIN)
-template <> inline constexpr bool kBuiltForBackends<TbbSpinTable> = true;
-#endif
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_XOR)
-template <> inline constexpr bool kBuiltForBackends<XorTable> = true;
-#endif
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_SANDWICH)
-template <> inline constexpr bool kBuiltForBackends<SandwichTable> = true;
-#endif
-#if !defined(XQLAB_SCHEMES_LISTED) || defined(XQLAB_SCHEME_UNPROTECTED)
-template <> inline constexpr bool kBuiltForBackends<UnprotectedTable> = true;
-#endif
-#ifdef XQLAB_SCHEME_FAULTY
-template <> inline constexpr bool kBuiltForBackends<FaultyTable> = true;
-#endif
+inline constexpr bool kBuiltForBackends =
+    is_scheme_name(T::kName)
+        ? kSchemesBuilt.empty() || scheme_in_list(kSchemesBuilt, T::kName)
+        : kTestSchemesBuilt && is_test_scheme_name(T::kName);
 
 // The table types a backend runs on (its design's, before the build's list).
 // Every table, real or test.

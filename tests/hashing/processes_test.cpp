@@ -181,7 +181,7 @@ TEST(CrossProcessHammer, SafeSchemesAcceptNoCorruptEntry) {
     EXPECT_EQ(r.corrupt_accepted, 0u) << name;
     ++schemes;
   }
-  EXPECT_EQ(schemes, 5);  // perthread, spinlock, tbbspin, xor, sandwich
+  EXPECT_EQ(schemes, 6);  // perthread, spinlock, tbbspin, xor, sandwich, atomic16
 }
 
 TEST(CrossProcessHammer, AProcessPrivateLockIsRefusedInOneLine) {
@@ -229,7 +229,7 @@ TEST(CrossProcessCli, AllMeansEveryShareableScheme) {
     names.push_back(j.at("hash"));
   }
   EXPECT_EQ(names, (std::vector<std::string>{"perthread", "spinlock", "tbbspin", "xor",
-                                             "sandwich", "unprotected"}));
+                                             "sandwich", "atomic16", "unprotected"}));
 }
 
 TEST(CrossProcessCli, MutexIsAOneLineError) {

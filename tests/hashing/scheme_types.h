@@ -3,15 +3,32 @@
 
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "hashing/schemes.h"
 #include "hashing/stress.h"
 
 namespace xq::testing {
 
-using AllSchemes = ::testing::Types<PerThreadTable, SpinlockTable, MutexTable, TbbSpinTable,
-                                    XorTable, SandwichTable, UnprotectedTable>;
-using SafeSchemes = ::testing::Types<PerThreadTable, SpinlockTable, MutexTable, TbbSpinTable,
-                                     XorTable, SandwichTable>;
+// gtest's type list of a TableList (hashing/schemes.h), so that a scheme
+// added to SchemeTables joins every suite below without a line here.
+template <class List>
+struct GTestTypes;
+template <class... T>
+struct GTestTypes<TableList<T...>> {
+  using type = ::testing::Types<T...>;
+};
+// The tables of SchemeTables for which Keep<T>::value holds.
+template <template <class> class Keep>
+using SchemesWhere = typename GTestTypes<typename FilterTables<Keep, SchemeTables>::type>::type;
+
+template <class T>
+struct IsSafe : std::bool_constant<!is_unprotected_scheme(T::kName)> {};
+template <class T>
+struct Any : std::true_type {};
+
+using AllSchemes = SchemesWhere<Any>;
+using SafeSchemes = SchemesWhere<IsSafe>;
 
 struct SchemeName {
   template <class T>

@@ -90,7 +90,7 @@ TEST(TtValue, MateScoresSurviveEveryScheme) {
       ++visited;
     });
   EXPECT_EQ(visited, kSchemeNames.size());
-  EXPECT_GE(visited, 7u);  // perthread spinlock mutex tbbspin xor sandwich unprotected
+  EXPECT_GE(visited, 8u);  // perthread spinlock mutex tbbspin xor sandwich atomic16 unprotected
 }
 
 }  // namespace
