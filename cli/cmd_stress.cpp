@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/invocation.h"
 #include "cli/options.h"
+#include "cli/usage_error.h"
 #include "hashing/replacement.h"
 #include "hashing/schemes.h"
 #include "hashing/stress.h"
@@ -41,6 +42,7 @@ struct StressArgs {
   StressConfig config;
   int rounds = 1;
   bool json = false, quiet = false;
+  const CLI::Option* threads_option = nullptr;  // to tell whether --threads was given
 };
 
 // "all": every scheme (in marks mode, every scheme that counts searchers).
@@ -117,6 +119,41 @@ void print_marks_text(const std::string& scheme, const StressConfig& config,
               u(r.underflows), u(r.leaks));
 }
 
+void run_false_matches(const StressArgs& a, const std::string& scheme, int round) {
+  const FalseMatchResult r = visit_scheme(scheme, [&](auto tag) {
+    return run_false_match<typename decltype(tag)::type>(a.config);
+  });
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  if (!a.json) {
+    if (a.rounds > 1) std::printf("round             %d of %d\n", round, a.rounds);
+    std::printf("mode              false-matches\nhash              %s\n", scheme.c_str());
+    std::printf("entries           %zu (%d per bucket, %d-bit key check)\n", r.entries,
+                r.bucket_slots, r.key_bits);
+    std::printf("stored            %llu keys (fill %.3f)\n", u(r.stored), r.fill);
+    std::printf("probes            %llu of keys never stored\n", u(r.probes));
+    std::printf("false_matches     %llu (%.3f per million probes; the key check predicts %.1f)\n",
+                u(r.false_matches), r.per_million(), r.expected());
+    return;
+  }
+  print_json(Json{{"meta", lab::common::run_meta(invocation())},
+                  {"mode", "false-matches"},
+                  {"hash", scheme},
+                  {"round", round},
+                  {"rounds", a.rounds},
+                  {"threads", 1},
+                  {"entries", r.entries},
+                  {"bucket_slots", r.bucket_slots},
+                  {"key_bits", r.key_bits},
+                  {"ops", r.stored + r.probes},
+                  {"stored", r.stored},
+                  {"fill", r.fill},
+                  {"probes", r.probes},
+                  {"false_matches", r.false_matches},
+                  {"false_per_million", r.per_million()},
+                  {"expected_false_matches", r.expected()},
+                  {"seconds", r.seconds}});
+}
+
 void run_marks(const StressArgs& a, const std::string& scheme, int round) {
   const MarkStressResult r = visit_scheme(scheme, [&](auto tag) {
     return run_mark_stress<typename decltype(tag)::type>(a.config);
@@ -153,6 +190,20 @@ void print_rounds_text(const std::vector<std::string>& schemes,
     std::printf("%-12s %6zu %14.0f %14.0f %14.0f\n", schemes[i].c_str(), s.n, s.median, s.min,
                 s.max);
   }
+  if (schemes.size() < 2) return;
+  // The rule of lab/common/verdict.h: a winner only when its slowest round
+  // beats every rival's fastest.
+  std::vector<lab::common::Samples> samples;
+  for (std::size_t i = 0; i < schemes.size(); ++i) samples.push_back({schemes[i], ops_per_sec[i]});
+  const lab::common::FastestVerdict v = lab::common::fastest(samples);
+  std::vector<std::string> tied;
+  for (std::size_t k = 0; k < v.contenders; ++k) tied.push_back(schemes[v.ranking[k]]);
+  if (v.decided())
+    std::printf("verdict: %s is the fastest (its slowest round beats every other's fastest)\n",
+                tied.front().c_str());
+  else
+    std::printf("verdict: undecided between %s (%s)\n", lab::common::and_list(tied).c_str(),
+                v.too_few_samples ? "too few rounds to tell" : "their spreads overlap");
 }
 
 StressResult run_entries(const StressArgs& a, lab::common::Progress& progress, const std::string& scheme,
@@ -189,6 +240,9 @@ StressResult run_entries(const StressArgs& a, lab::common::Progress& progress, c
 }
 
 int run(StressArgs& a) {
+  if (a.mode == "false-matches" && (a.config.processes || a.threads_option->count() > 0))
+    throw UsageError("stress --mode false-matches runs one thread; --threads and --processes do "
+                     "not apply");
   const std::vector<std::string> schemes = expand_schemes(a);
   if (a.mode != "marks") a.config.replacement = parse_replacement(a.replace);
   lab::common::Progress progress("stress", std::size_t(a.rounds) * schemes.size(), a.quiet);
@@ -200,10 +254,14 @@ int run(StressArgs& a) {
         run_marks(a, schemes[i], round);
         continue;
       }
+      if (a.mode == "false-matches") {
+        run_false_matches(a, schemes[i], round);
+        continue;
+      }
       ops_per_sec[i].push_back(run_entries(a, progress, schemes[i], round).ops_per_sec());
     }
   progress.finish();
-  if (!a.json && a.mode != "marks" && a.rounds > 1) print_rounds_text(schemes, ops_per_sec);
+  if (!a.json && a.mode == "entries" && a.rounds > 1) print_rounds_text(schemes, ops_per_sec);
   return 0;
 }
 
@@ -227,10 +285,12 @@ Command add_stress(CLI::App& root) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   app->add_option("--mode", a->mode,
-                  "entries: stores and probes; marks: busy-mark enter/leave (claim/release)")
-      ->check(CLI::IsMember({"entries", "marks"}))
+                  "entries: stores and probes; marks: busy-mark enter/leave (claim/release); "
+                  "false-matches: one thread fills the table, then probes --ops keys never "
+                  "stored (default 1000000) and counts the entries returned")
+      ->check(CLI::IsMember({"entries", "marks", "false-matches"}))
       ->capture_default_str();
-  add_threads_option(app, c.threads)->capture_default_str();
+  a->threads_option = add_threads_option(app, c.threads)->capture_default_str();
   app->add_option("--seconds", c.seconds, "time limit")
       ->check(CLI::Range(1e-3, 86400.0))->capture_default_str();
   app->add_option("--ops", c.max_ops, "operation limit, split evenly over threads (0 = none)")

@@ -15,6 +15,9 @@
 //     // atomic step (a compare-and-swap); then claims, releases and same-key
 //     // stores use it instead of load-then-save, and lose no count
 //     static bool exchange(Bucket&, int slot, const LoadedSlot& seen, Key, std::uint64_t);
+//     // optional: the key bits a slot keeps (a short key check); load()
+//     // returns those bits only, and a slot holds a key when they agree
+//     static constexpr Key kKeyMask;
 //   };
 //
 // Everything is a template instantiated per scheme, so the hot path has no
@@ -23,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +73,15 @@ inline constexpr bool kExactCounts =
                         std::declval<typename Layout::Bucket&>(), std::size_t{})),
                     NoLock>;
 
+// The key bits a layout's slots keep: all of them unless it says otherwise.
+template <class Layout>
+constexpr Key key_mask_of() {
+  if constexpr (requires { Layout::kKeyMask; })
+    return Layout::kKeyMask;
+  else
+    return ~Key{0};
+}
+
 // The bucket array and the probe/store loops of one table.
 template <class Layout>
 class BucketArray {
@@ -77,6 +90,9 @@ class BucketArray {
   static constexpr int kSlots = Layout::kSlots;
   static_assert(kSlots >= 2, "two-tier replacement needs two slots per bucket");
   static_assert(alignof(Bucket) >= kCacheLine && sizeof(Bucket) % kCacheLine == 0);
+  static constexpr Key kKeyMask = key_mask_of<Layout>();
+  // How many bits of the key a slot checks (64, or fewer for a short check).
+  static constexpr int kKeyBits = std::popcount(kKeyMask);
 
   // Zeroed buckets, in the process's heap or in memory shared with the
   // processes forked later; throws std::bad_alloc. Leaves *this unchanged
@@ -117,9 +133,9 @@ class BucketArray {
       if (s.torn) {
         ++torn;
       } else if (packed::occupied(s.data)) {
-        if (s.key == key) {
+        if (holds(s, key)) {
           if (best == 0 || packed::depth_of(s.data) > packed::depth_of(best)) best = s.data;
-        } else if (index_of(s.key) != b) {
+        } else if (foreign(s, b)) {
           ++torn;
         }
       }
@@ -135,7 +151,7 @@ class BucketArray {
       const int slot = choose(bucket, b, key, data, generation, r);
       if (slot < 0) return;
       const LoadedSlot old = Layout::load(bucket, slot);
-      const bool same = !old.torn && old.key == key;
+      const bool same = !old.torn && holds(old, key);
       const std::uint64_t d = same ? data | (old.data & packed::kSearchersMask) : data;
       if constexpr (SlotExchange<Layout>) {
         // A count this store carries over must still be the slot's when it
@@ -208,7 +224,7 @@ class BucketArray {
     [[maybe_unused]] const auto guard = layout_.guard(bucket, slot.bucket);
     for (;;) {
       const LoadedSlot s = Layout::load(bucket, slot.slot);
-      if (s.torn || s.key != key || !packed::occupied(s.data)) return false;
+      if (s.torn || !holds(s, key) || !packed::occupied(s.data)) return false;
       const int n = packed::searchers_of(s.data);
       if (n == 0) return true;
       const std::uint64_t lowered = packed::with_searchers(s.data, n - 1);
@@ -292,7 +308,7 @@ class BucketArray {
       const int found = find(bucket, key, torn);
       if (found >= 0) {
         const LoadedSlot s = Layout::load(bucket, found);
-        if (s.torn || s.key != key || !packed::occupied(s.data)) continue;  // replaced: again
+        if (s.torn || !holds(s, key) || !packed::occupied(s.data)) continue;  // replaced: again
         c.found = true;
         c.data = packed::unpack(s.data);
         c.searchers = packed::searchers_of(s.data);
@@ -314,11 +330,22 @@ class BucketArray {
       if (slot < 0) return c;
       // Another claim may have put this key there since find(): count on it.
       const LoadedSlot seen = Layout::load(bucket, slot);
-      if (!seen.torn && seen.key == key && packed::occupied(seen.data)) continue;
+      if (!seen.torn && holds(seen, key) && packed::occupied(seen.data)) continue;
       if (!Layout::exchange(bucket, slot, seen, key, data)) continue;
       c.slot.slot = slot;
       return c;
     }
+  }
+
+  // Whether a slot holds `key`: the bits it keeps agree.
+  static bool holds(const LoadedSlot& s, Key key) { return s.key == (key & kKeyMask); }
+  // Whether a slot's key maps to another bucket than b (a torn mix): only a
+  // slot that keeps the whole key can tell.
+  bool foreign(const LoadedSlot& s, std::size_t b) const {
+    if constexpr (kKeyBits == 64)
+      return index_of(s.key) != b;
+    else
+      return false;
   }
 
   // The deepest slot of `bucket` holding key, or -1 (under the caller's guard).
@@ -329,7 +356,7 @@ class BucketArray {
       const LoadedSlot s = Layout::load(bucket, i);
       if (s.torn) {
         ++torn;
-      } else if (packed::occupied(s.data) && s.key == key &&
+      } else if (packed::occupied(s.data) && holds(s, key) &&
                  (best < 0 || packed::depth_of(s.data) > packed::depth_of(best_data))) {
         best = i;
         best_data = s.data;
@@ -355,9 +382,9 @@ class BucketArray {
     for (int i = 0; i < kSlots; ++i) {
       const LoadedSlot s = Layout::load(bucket, i);
       replacement::SlotState& st = state[i];
-      st.empty = s.torn || !packed::occupied(s.data) || (s.key != key && index_of(s.key) != b);
+      st.empty = s.torn || !packed::occupied(s.data) || (!holds(s, key) && foreign(s, b));
       if (st.empty) continue;
-      st.same_key = s.key == key;
+      st.same_key = holds(s, key);
       st.depth = packed::depth_of(s.data);
       st.age = int((generation - packed::generation_of(s.data)) & packed::kGenerationMask);
     }

@@ -84,6 +84,8 @@ class ClusterTable {
   using Bucket = typename Layout::Bucket;
   static constexpr int kBucketSlots = Layout::kSlots;
   static constexpr std::size_t kBucketBytes = sizeof(Bucket);
+  // How many key bits a slot checks: 64, or fewer (false matches possible).
+  static constexpr int kKeyCheckBits = BucketArray<Layout>::kKeyBits;
   static constexpr std::size_t kDefaultMiB = 1;
 
   ClusterTable() { configure(kDefaultMiB, 1, Replacement::DepthPreferred); }

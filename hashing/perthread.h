@@ -31,6 +31,7 @@ class PerThreadTable {
   using Layout = XorLayout;
   static constexpr int kBucketSlots = Layout::kSlots;
   static constexpr std::size_t kBucketBytes = sizeof(Layout::Bucket);
+  static constexpr int kKeyCheckBits = BucketArray<Layout>::kKeyBits;
   static constexpr std::size_t kDefaultMiB = 1;
 
   PerThreadTable() { configure(kDefaultMiB, 1, Replacement::DepthPreferred); }

@@ -17,6 +17,7 @@
 #include "hashing/atomic16.h"
 #include "hashing/faulty.h"
 #include "hashing/mutex_table.h"
+#include "hashing/packed.h"
 #include "hashing/perthread.h"
 #include "hashing/sandwich.h"
 #include "hashing/spinlock.h"
@@ -49,10 +50,12 @@ struct FilterTables<Keep, TableList<T...>> {
       decltype((TableList<>{} + ... + std::conditional_t<Keep<T>::value, TableList<T>, TableList<>>{}));
 };
 
-// Every real scheme, safe ones first; the unprotected one last (a
-// baseline that lets torn entries through, never for real searches).
+// Every real scheme, safe ones first; then packed, whose 16-bit key check
+// lets false matches through (the price it pays for half again as many
+// entries); the unprotected one last (a baseline that lets torn entries
+// through, never for real searches).
 using SchemeTables = TableList<PerThreadTable, SpinlockTable, MutexTable, TbbSpinTable, XorTable,
-                               SandwichTable, Atomic16Table, UnprotectedTable>;
+                               SandwichTable, Atomic16Table, PackedTable, UnprotectedTable>;
 // Test only: fault injection. Never in kSchemeNames, so the lab, the stress
 // tool and the parameterised tests never run them; backends accept them by name.
 using TestSchemeTables = TableList<FaultyTable>;

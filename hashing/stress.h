@@ -15,6 +15,7 @@
 #include <utility>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -373,6 +374,52 @@ MarkStressResult run_mark_stress(const StressConfig& config) {
     r.entries = table.entry_count();
     return r;
   }
+}
+
+// ------------------------------------------------------------ false-match mode
+
+// How often a probe for a position the table does not hold returns an
+// entry: one thread fills the table with four keys per entry, then probes
+// keys it never stored. A whole-key check never lets one through; a b-bit
+// check lets through about (entries held in the probed bucket) / 2^b.
+struct FalseMatchResult {
+  std::uint64_t stored = 0, probes = 0, false_matches = 0;
+  std::size_t entries = 0;
+  int bucket_slots = 0, key_bits = 64;
+  double fill = 0;  // share of slots holding an entry of this run (hashfull)
+  double seconds = 0;
+  double per_million() const { return probes ? 1e6 * double(false_matches) / double(probes) : 0.0; }
+  // What a check of key_bits bits predicts for the probes made.
+  double expected() const {
+    return double(probes) * fill * double(bucket_slots) / std::ldexp(1.0, key_bits);
+  }
+};
+
+template <class Table>
+FalseMatchResult run_false_match(const StressConfig& config) {
+  validate_stress_config(config);
+  const std::size_t buckets = (config.entries + Table::kBucketSlots - 1) / Table::kBucketSlots;
+  Table table;
+  table.configure_bytes(buckets * Table::kBucketBytes, 1, Replacement::AlwaysReplace);
+  FalseMatchResult r;
+  r.entries = table.entry_count();
+  r.bucket_slots = Table::kBucketSlots;
+  r.key_bits = Table::kKeyCheckBits;
+  r.probes = config.max_ops ? config.max_ops : 1000000;
+  const auto start = std::chrono::steady_clock::now();
+  const std::uint64_t base = mix64(config.seed) * 0x9E3779B97F4A7C15ULL;
+  for (std::uint64_t i = 0; i < 4 * r.entries; ++i) {
+    const Key k = mix64(base + i) | 1;
+    table.store(k, stress_payload(k), 0);
+  }
+  r.stored = 4 * r.entries;
+  r.fill = table.hashfull() / 1000.0;
+  for (std::uint64_t i = 0; i < r.probes; ++i) {
+    TTData d;
+    r.false_matches += table.probe(mix64(base + (std::uint64_t{1} << 48) + i) | 1, d, 0);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
 }
 
 }  // namespace xq

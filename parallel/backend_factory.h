@@ -21,8 +21,8 @@ namespace xq {
 // XQLAB_SCHEMES (every real scheme by default; the sanitizer builds may
 // name fewer) arrives as the string XQLAB_SCHEMES_BUILT ("xor,perthread"),
 // and XQLAB_TEST_SCHEMES=ON (the test and sanitizer builds) defines
-// XQLAB_TEST_SCHEMES_BUILT for the test-only tables. Built without CMake's
-// list, every real scheme and no test scheme.
+// XQLAB_TEST_SCHEMES_BUILT for the test-only tables. Without a list
+// (XQLAB_SCHEMES=all, the default), every real scheme and no test scheme.
 constexpr bool scheme_in_list(std::string_view list, std::string_view name) {
   while (!list.empty()) {
     const std::size_t comma = list.find(',');
@@ -42,6 +42,19 @@ inline constexpr bool kTestSchemesBuilt = true;
 #else
 inline constexpr bool kTestSchemesBuilt = false;
 #endif
+// Every name of a built list is a real scheme's (CMake passes the list
+// unchecked: the names live in hashing/schemes.h alone).
+constexpr bool every_scheme_known(std::string_view list) {
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    if (!is_scheme_name(list.substr(0, comma))) return false;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return true;
+}
+static_assert(every_scheme_known(kSchemesBuilt),
+              "XQLAB_SCHEMES names a scheme hashing/schemes.h does not know ('xqlab list')");
 template <class T>
 inline constexpr bool kBuiltForBackends =
     is_scheme_name(T::kName)

@@ -94,11 +94,39 @@ std::string marks_figure(const std::vector<Json>& runs) {
                 "Log scale: \"0\" marks no loss.");
 }
 
+// Probes of keys never stored that returned an entry (stress mode
+// "false-matches"): what a key check shorter than the key lets through.
+std::string false_match_figure(const std::vector<Json>& runs) {
+  chart::BarChart c;
+  c.t = {"hash-false-matches", "false matches of keys never stored", "hash scheme",
+         "entries returned per million probes (log)"};
+  c.series = {"measured", "predicted by the key check"};
+  c.values.resize(2);
+  c.log = true;
+  Table t{{"scheme", "key bits", "entries", "fill", "probes", "false matches", "per million",
+           "predicted"}, {}};
+  for (const Json& d : runs) {
+    c.categories.push_back(str(d, "hash") + "/" + str(d, "entries"));
+    const double probes = num(d, "probes");
+    c.values[0].push_back(num(d, "false_per_million"));
+    c.values[1].push_back(probes > 0 ? 1e6 * num(d, "expected_false_matches") / probes
+                                     : chart::kNone);
+    t.rows.push_back({str(d, "hash"), str(d, "key_bits"), cell(num(d, "entries")),
+                      cell(num(d, "fill")), cell(probes), cell(num(d, "false_matches")),
+                      cell(num(d, "false_per_million")), cell(num(d, "expected_false_matches"))});
+  }
+  return figure(c.t.id, c.t.title, chart::bar_chart(c), runs.front(), t,
+                "Log scale: \"0\" marks none (a whole-key check predicts about 2^-64 per probe).");
+}
+
 }  // namespace
 
 std::string stress_section(const std::vector<Json>& docs) {
-  std::vector<Json> entries, marks;
-  for (const Json& d : docs) (str(d, "mode") == "marks" ? marks : entries).push_back(d);
+  std::vector<Json> entries, marks, false_matches;
+  for (const Json& d : docs) {
+    const std::string mode = str(d, "mode");
+    (mode == "marks" ? marks : mode == "false-matches" ? false_matches : entries).push_back(d);
+  }
   std::string h = "<section class=\"hash\">\n<h2>Hash schemes under stress</h2>\n";
   if (entries.empty() && marks.empty())
     return h + missing("Hash schemes: no stress input (xqlab stress --json).") + "</section>\n";
@@ -107,6 +135,7 @@ std::string stress_section(const std::vector<Json>& docs) {
   h += marks.empty() ? missing("Busy-mark losses: no busy-mark stress input (stress mode "
                                "\"marks\") among the inputs.")
                      : marks_figure(marks);
+  if (!false_matches.empty()) h += false_match_figure(false_matches);
   return h + "</section>\n";
 }
 

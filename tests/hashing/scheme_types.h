@@ -22,8 +22,10 @@ struct GTestTypes<TableList<T...>> {
 template <template <class> class Keep>
 using SchemesWhere = typename GTestTypes<typename FilterTables<Keep, SchemeTables>::type>::type;
 
+// Safe: never accepts another position's entry -- neither a torn mix
+// (unprotected) nor a false match of a key check shorter than the key (packed).
 template <class T>
-struct IsSafe : std::bool_constant<!is_unprotected_scheme(T::kName)> {};
+struct IsSafe : std::bool_constant<!is_unprotected_scheme(T::kName) && T::kKeyCheckBits == 64> {};
 template <class T>
 struct Any : std::true_type {};
 

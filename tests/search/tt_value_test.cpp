@@ -90,7 +90,8 @@ TEST(TtValue, MateScoresSurviveEveryScheme) {
       ++visited;
     });
   EXPECT_EQ(visited, kSchemeNames.size());
-  EXPECT_GE(visited, 8u);  // perthread spinlock mutex tbbspin xor sandwich atomic16 unprotected
+  EXPECT_GE(visited, 9u);  // perthread spinlock mutex tbbspin xor sandwich atomic16 packed
+                          // unprotected
 }
 
 }  // namespace
