@@ -172,6 +172,8 @@ void run_marks(const StressArgs& a, const std::string& scheme, int round) {
                   {"threads", a.config.threads},
                   {"entries", r.entries},
                   {"ops", r.ops},
+                  {"enters", r.enters},
+                  {"busy_answers", r.busy},
                   {"seconds", r.seconds},
                   {"lost_updates", r.lost_updates()},
                   {"lost_per_1e8", r.lost_per_1e8()},

@@ -28,3 +28,5 @@ export ASAN_OPTIONS="detect_leaks=1 abort_on_error=1 strict_string_checks=1 dete
 export UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1"
 export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp"
 "$root/scripts/ctest.sh" "$dir" -L unit -j"$(nproc)" --timeout 900
+# Where the lane's time goes (it is CI's longest lane): the slowest tests.
+"$root/scripts/slowest.sh" "$dir" 15 || true

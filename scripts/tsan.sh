@@ -22,3 +22,4 @@ cmake --build "$dir" -j"$(nproc)" --target xqlab test_hashing test_parallel test
 export OMP_TOOL_LIBRARIES=/usr/lib/llvm-14/lib/libarcher.so
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 ignore_noninstrumented_modules=1"
 "$root/scripts/ctest.sh" "$dir" -L stress -j"$(nproc)" --timeout 1800
+"$root/scripts/slowest.sh" "$dir" 10 || true
