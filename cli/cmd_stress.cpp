@@ -231,6 +231,11 @@ StressResult run_entries(const StressArgs& a, lab::common::Progress& progress, c
          {"bucket_slots", visit_scheme(scheme, [](auto tag) {
             return decltype(tag)::type::kBucketSlots;
           })},
+         // A check shorter than the key admits false matches: such a
+         // scheme is never the summary's safest (lab/report/report_summary.cpp).
+         {"key_bits", visit_scheme(scheme, [](auto tag) {
+            return decltype(tag)::type::kKeyCheckBits;
+          })},
          {"executor", executor_name(a.config)},
          {"threads", a.config.threads},
          {"replace", a.replace},

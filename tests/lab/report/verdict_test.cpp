@@ -191,6 +191,17 @@ TEST(SchemeRounds, SummaryNamesDifferentBucketWidths) {
             std::string::npos) << line;
 }
 
+// A scheme with a short key check (packed's 16 bits) admits false matches
+// by design: never the safest, even when its run met none.
+TEST(SchemeRounds, AShortKeyCheckIsNeverTheSafest) {
+  std::vector<Json> docs = interleaved({{"packed", {300, 310, 305}}, {"xor", {80, 85, 90}}});
+  for (Json& d : docs)
+    if (d["hash"] == "packed") d["key_bits"] = 16;
+  const std::string line = hash_line(docs);
+  EXPECT_NE(line.find("safest fast hash scheme: xor ("), std::string::npos) << line;
+  EXPECT_EQ(line.find("packed"), std::string::npos) << line;
+}
+
 TEST(SchemeRounds, OneRoundIsTooFewToTell) {
   const std::string line = hash_line(interleaved({{"xor", {80}}, {"spinlock", {40}}}));
   EXPECT_NE(line.find("undecided between xor and spinlock"), std::string::npos) << line;
