@@ -55,6 +55,8 @@ struct LabArgs {
   std::vector<std::string> backends, hash{"xor"}, params, engines;
   std::vector<int> threads{1, 2};
   std::vector<int> ranks;  // --ranks: each distributed backend at these rank counts
+  // --vary NAME=V1,V2,... (repeatable: their cross product): each reader once per value
+  std::vector<std::string> vary;
   int depth = kDefaultLabDepth, runs = kDefaultRuns;
   std::size_t hash_mb = 16;
   bool json = false, quiet = false, resume = false;
@@ -206,6 +208,13 @@ int run(const LabArgs& a) {
     std::fprintf(stderr, "lab: skipping %s\n", what.c_str());
   });
   if (!a.ranks.empty()) s.configs = lab::timing::with_ranks(std::move(s.configs), a.ranks);
+  for (const std::string& v : a.vary) {
+    try {
+      s.configs = lab::timing::with_variants(std::move(s.configs), v);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   if (s.sim) lab::timing::check_simulable(s.configs);
   s.external = [](const lab::timing::LabConfig& c, const BackendConfig& bc) {
     return lab::games::make_external_backend(c.backend, bc);
@@ -320,6 +329,11 @@ Command add_lab(CLI::App& root) {
       });
   add_hash_option(app, a->hash)->capture_default_str();
   add_threads_option(app, a->threads)->capture_default_str();
+  app->add_option("--vary", a->vary,
+                  "NAME=V1,V2,...: every configuration whose backend reads parameter NAME runs "
+                  "once per value, side by side in each run (e.g. history_share=thread,all); "
+                  "repeated: every combination; its rows show the values after the backend's "
+                  "name, its JSON rows a params list");
   app->add_option("--ranks", a->ranks,
                   "rank counts, comma-separated: each distributed backend (mpi-lazy, mpi-abdada, "
                   "mpi-aphid) runs at every one, with --threads threads per rank (over MPI: "

@@ -19,6 +19,17 @@ std::string thr(const lab::timing::LabSummary& r) {
   return r.ranks > 0 ? std::to_string(r.ranks) + "x" + t : t;
 }
 
+// The `backend` column: the backend, then the values of its own parameters
+// (a --vary configuration: "ybwc:all").
+std::string row_name(const lab::timing::LabSummary& r) {
+  std::string s = r.config.backend;
+  for (std::size_t i = 0; i < r.config.params.size(); ++i) {
+    const std::string& p = r.config.params[i];
+    s += (i == 0 ? ":" : ",") + p.substr(p.find('=') + 1);
+  }
+  return s;
+}
+
 std::string percent(bool known, double share) {
   if (!known) return "-";
   char buf[32];
@@ -43,7 +54,7 @@ void print_time_shares(const std::vector<lab::timing::LabSummary>& rows) {
     const bool t = r.timed && all > 0;
     const double load = r.cpu_runs.empty() ? -1 : r.cpu_runs.front().load_average;
     std::printf("%-13s %-11s %5s %7s %7s %7s %7s %12s %7s %7s %8s %4.0f%% %5.2f %s\n",
-                r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(),
+                row_name(r).c_str(), r.config.hash.c_str(), thr(r).c_str(),
                 percent(t, r.time_search / all).c_str(), percent(t, r.time_idle / all).c_str(),
                 percent(t, r.time_lock / all).c_str(), percent(t, r.time_copy / all).c_str(),
                 t ? std::to_string(std::llround(r.wasted_nodes)).c_str() : "-",
@@ -63,7 +74,7 @@ void print_paired(const std::vector<lab::timing::LabSummary>& rows) {
     if (!r.run_speedups.empty())
       std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
                     r.paired_max);
-    std::printf("%-13s %-11s %5s %21s\n", r.config.backend.c_str(), r.config.hash.c_str(),
+    std::printf("%-13s %-11s %5s %21s\n", row_name(r).c_str(), r.config.hash.c_str(),
                 thr(r).c_str(), paired);
   }
 }
@@ -92,7 +103,7 @@ void print_counters(const std::vector<lab::timing::LabSummary>& rows) {
       if (std::none_of(r.counters.begin(), r.counters.end(),
                        [&](const common::CounterFigure& f) { return f.group == g; }))
         continue;
-      std::printf("%-13s %-11s %5s", r.config.backend.c_str(), r.config.hash.c_str(),
+      std::printf("%-13s %-11s %5s", row_name(r).c_str(), r.config.hash.c_str(),
                   thr(r).c_str());
       for (const common::CounterFigure& h : head) {
         const std::string cell = common::cell_of(r.counters, h.name);
@@ -128,7 +139,7 @@ void print_work_span(const std::vector<lab::timing::LabSummary>& rows,
   for (const lab::timing::LabSummary& r : rows)
     if (r.has_span())
       std::printf("%-13s %-11s %5s %12.0f %12.0f %8.1f %8.0f %6.2f %10.1f\n",
-                  r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(), r.nodes,
+                  row_name(r).c_str(), r.config.hash.c_str(), thr(r).c_str(), r.nodes,
                   r.critical_path, r.parallelism, r.critical_splits, r.burden_nodes,
                   r.burdened_parallelism);
   if (fits.empty()) return;
@@ -172,7 +183,7 @@ void print_lab_text(const lab::timing::LabSettings& s, std::size_t positions,
     std::printf(
         "%-13s %-11s %5s %9.3f %8.1f %6.3f %5.2f %12.0f %6.3f %10.0f %5.1f%% %9.0f %9.0f %5.1f%% "
         "%5.2f/%5.2f/%5.2f\n",
-        r.config.backend.c_str(), r.config.hash.c_str(), thr(r).c_str(), r.seconds,
+        row_name(r).c_str(), r.config.hash.c_str(), thr(r).c_str(), r.seconds,
         r.ms_per_position, r.speedup, r.efficiency, r.nodes, r.overhead, r.nps,
         100.0 * r.tt_hit_rate, r.splits, r.aborts, r.agreement, r.spread_min, r.spread_median,
         r.spread_max);
@@ -217,7 +228,7 @@ void print_lab_groups(const lab::timing::LabSettings& s, const std::string& colu
       if (!r.run_speedups.empty())
         std::snprintf(paired, sizeof paired, "%.3f [%.3f, %.3f]", r.paired_median, r.paired_min,
                       r.paired_max);
-      std::printf("  %-13s %-11s %5s %7.3f %21s %7.3f %7s\n", r.config.backend.c_str(),
+      std::printf("  %-13s %-11s %5s %7.3f %21s %7.3f %7s\n", row_name(r).c_str(),
                   r.config.hash.c_str(), thr(r).c_str(), r.speedup, paired, r.overhead,
                   percent(r.has_loss, r.loss_idle).c_str());
     }

@@ -117,10 +117,10 @@ class MovePicker {
         s = kCaptureBase + piece_value(type_of(victim)) * 8 - index(type_of(attacker));
         if (type_of(victim) == PieceType::King) s += 1 << 20;
       } else if (ply >= 0 && f.killers && victim == Piece::None &&
-                 (w.killers[ply][0] == *m || w.killers[ply][1] == *m)) {
-        s = kKillerBase + (w.killers[ply][0] == *m ? 1 : 0);
+                 w.is_killer(ply, *m)) {
+        s = kKillerBase + (w.killer(ply, 0) == *m ? 1 : 0);
       } else if (f.history) {
-        s = w.history[index(m->from())][index(m->to())];
+        s = w.history_of(*m);
       }
       // Without any ordering, keep generation order (stable).
       scores_[m - moves_] = s == 0 ? -int(m - moves_) : s;

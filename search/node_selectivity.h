@@ -86,8 +86,7 @@ auto Search<Table, Hooks>::plan_move(
   MovePlan plan;
   Position& pos = w.pos;
   const bool capture = pos.is_capture(m);
-  const auto p = std::size_t(ply);
-  const bool killer = w.killers[p][0] == m || w.killers[p][1] == m;
+  const bool killer = w.is_killer(ply, m);
   if (f_.lmr && depth >= 3 && ordinal > 1 + int(pv_node) && !capture && !in_check &&
       m != tt_move) {
     int r = reductions_[std::size_t(std::min(depth, kLmrSize - 1))]
@@ -96,7 +95,7 @@ auto Search<Table, Hooks>::plan_move(
     if (killer) --r;
     if (!improving) ++r;
     if (f_.histgravity && f_.history)
-      r -= w.history[index(m.from())][index(m.to())] / t_.lmr_history;
+      r -= w.history_of(m) / t_.lmr_history;
     plan.reduce = Depth(std::clamp(r, 0, depth - 2));
   }
   if (!may_prune || in_check || m == tt_move) return plan;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "board/position.h"
@@ -32,38 +33,108 @@ using History = std::array<std::array<int, kSquares>, kSquares>;
 
 struct alignas(64) Worker {
   explicit Worker(int thread_id = 0) : id(thread_id) {}
+  // Its tables may be pointed at (attach_*), so a worker is never copied.
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Move-ordering knowledge, the thread's own by default. A backend may
+  // point either table at one shared with other threads
+  // (parallel/heuristics_share.h); every word of a table is then read and
+  // written as a relaxed atomic (std::atomic_ref), so a race between two
+  // threads loses or mixes an update, as engines that share such tables
+  // accept, and is never undefined behaviour. On x86 a relaxed load or
+  // store is the plain move, so the thread's own tables cost nothing extra.
+  // `leader`: this worker clears the shared table (one per table).
+  void attach_history(History* shared, bool leader) {
+    history_ = shared ? shared : &own_history_;
+    history_shared_ = shared != nullptr;
+    history_leader_ = !shared || leader;
+  }
+  void attach_killers(Killers* shared, bool leader) {
+    killers_ = shared ? shared : &own_killers_;
+    killers_shared_ = shared != nullptr;
+    killers_leader_ = !shared || leader;
+  }
+  bool history_shared() const { return history_shared_; }
+  bool killers_shared() const { return killers_shared_; }
 
   void clear_heuristics() {
-    for (auto& k : killers) k = {Move::none(), Move::none()};
-    for (auto& row : history) row.fill(0);
+    if (!killers_shared_) {
+      for (auto& k : own_killers_) k = {Move::none(), Move::none()};
+    } else if (killers_leader_) {
+      for (auto& k : *killers_)
+        for (Move& m : k) put(m, Move::none());
+    }
+    if (!history_shared_) {
+      for (auto& row : own_history_) row.fill(0);
+    } else if (history_leader_) {
+      for (auto& row : *history_)
+        for (int& v : row) put(v, 0);
+    }
   }
+  Move killer(int ply, int slot) const {
+    return get((*killers_)[std::size_t(ply)][std::size_t(slot)]);
+  }
+  bool is_killer(int ply, Move m) const { return killer(ply, 0) == m || killer(ply, 1) == m; }
   void add_killer(int ply, Move m) {
-    if (killers[ply][0] == m) return;
-    killers[ply][1] = killers[ply][0];
-    killers[ply][0] = m;
+    auto& k = (*killers_)[std::size_t(ply)];
+    const Move first = get(k[0]);
+    if (first == m) return;
+    put(k[1], first);
+    put(k[0], m);
   }
+  int history_of(Move m) const { return get((*history_)[index(m.from())][index(m.to())]); }
   // The modern profile's history (Features::histgravity): a bonus (or,
   // negative, a malus) that shrinks as the entry nears +-kHistoryBound, so
   // entries stay bounded without a global halving.
   static constexpr int kHistoryBound = 16384;
   void add_history_gravity(Move m, int bonus) {
-    int& h = history[index(m.from())][index(m.to())];
-    h += bonus - h * (bonus < 0 ? -bonus : bonus) / kHistoryBound;
+    int& h = (*history_)[index(m.from())][index(m.to())];
+    const int v = get(h);
+    put(h, v + bonus - v * (bonus < 0 ? -bonus : bonus) / kHistoryBound);
   }
   // History heuristic: +2^depth for a quiet move that caused a cutoff (the
   // thesis's increment); halved everywhere when an entry grows too large.
   void add_history(Move m, Depth depth) {
-    int& h = history[index(m.from())][index(m.to())];
-    h += 1 << std::min(depth, 20);
-    if (h > (1 << 28))
-      for (auto& row : history)
-        for (int& v : row) v /= 2;
+    int& h = (*history_)[index(m.from())][index(m.to())];
+    const int v = get(h) + (1 << std::min(depth, 20));
+    put(h, v);
+    if (v > (1 << 28)) {
+      if (!history_shared_) {
+        for (auto& row : *history_)
+          for (int& x : row) x /= 2;
+      } else {
+        for (auto& row : *history_)
+          for (int& x : row) put(x, get(x) / 2);
+      }
+    }
   }
+  // Copies of the thread's own tables (a split point's snapshot, a task's
+  // hand-over); a shared table is neither copied out nor overwritten: the
+  // threads that share it see one another's updates already.
+  void save_history(History& out) const {
+    if (!history_shared_) out = *history_;
+  }
+  void save_killers(Killers& out) const {
+    if (!killers_shared_) out = *killers_;
+  }
+  void load_history(const History& in) {
+    if (!history_shared_) *history_ = in;
+  }
+  void load_killers(const Killers& in) {
+    if (!killers_shared_) *killers_ = in;
+  }
+  void copy_history_from(const Worker& o) {
+    if (!history_shared_ && !o.history_shared_) *history_ = *o.history_;
+  }
+  void copy_killers_from(const Worker& o) {
+    if (!killers_shared_ && !o.killers_shared_) *killers_ = *o.killers_;
+  }
+  // Tests and calibration: the history table itself (not while threads search).
+  History& history_table() { return *history_; }
 
   int id = 0;
   Position pos;
-  Killers killers{};
-  History history{};
   std::array<PvLine, kMaxPly + 2> pv{};
   SearchStats stats;
   std::uint64_t next_time_check = 0;  // node count at which to check the limits
@@ -76,6 +147,23 @@ struct alignas(64) Worker {
   // check), and the move a singular-extension search leaves out.
   std::array<Value, kMaxPly + 2> static_eval{};
   std::array<Move, kMaxPly + 2> excluded{};
+
+ private:
+  template <class T>
+  static T get(const T& x) {
+    return std::atomic_ref<T>(const_cast<T&>(x)).load(std::memory_order_relaxed);
+  }
+  template <class T>
+  static void put(T& x, T v) {
+    std::atomic_ref<T>(x).store(v, std::memory_order_relaxed);
+  }
+
+  Killers own_killers_{};
+  History own_history_{};
+  Killers* killers_ = &own_killers_;
+  History* history_ = &own_history_;
+  bool killers_shared_ = false, history_shared_ = false;
+  bool killers_leader_ = true, history_leader_ = true;
 };
 
 }  // namespace xq

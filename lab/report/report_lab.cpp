@@ -12,10 +12,21 @@
 namespace xq::lab::report {
 namespace {
 
-// "backend/hash/Tt", or ".../RxTt" for a distributed backend's R ranks.
+// " NAME=VALUE..." of a row's own parameters (lab --vary), else "".
+std::string own_params(const Json& r) {
+  std::string s;
+  if (r.contains("params") && r["params"].is_array())
+    for (const Json& p : r["params"])
+      if (p.is_string()) s += " " + p.get<std::string>();
+  return s;
+}
+
+// "backend/hash/Tt", or ".../RxTt" for a distributed backend's R ranks,
+// then the row's own parameters.
 std::string label(const Json& r) {
   return str(r, "backend") + "/" + str(r, "hash") + "/" +
-         (r.contains("ranks") ? str(r, "ranks") + "x" : "") + str(r, "threads") + "t";
+         (r.contains("ranks") ? str(r, "ranks") + "x" : "") + str(r, "threads") + "t" +
+         own_params(r);
 }
 
 bool is_reference(const Json& r) { return str(r, "backend") == "serial"; }
@@ -54,7 +65,7 @@ std::vector<chart::Series> thread_series(const Json& results, bool efficiency) {
     // its threads (ranks x threads).
     const bool ranked = r.contains("ranks");
     const std::string name = str(r, "backend") + "/" + str(r, "hash") +
-                             (ranked ? "/" + str(r, "threads") + "t per rank" : "");
+                             (ranked ? "/" + str(r, "threads") + "t per rank" : "") + own_params(r);
     if (!by_name.count(name)) order.push_back(name);
     chart::Series& s = by_name[name];
     s.name = name;

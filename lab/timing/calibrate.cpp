@@ -322,7 +322,7 @@ Calibration calibrate(const std::vector<common::SuiteEntry>& suite, Depth depth,
   // its history and killers as a search left them).
   Worker w;
   w.pos = suite.empty() ? Position() : suite.front().pos;
-  for (int i = 0; i < kSquares; ++i) w.history[std::size_t(i)].fill(i);
+  for (int i = 0; i < kSquares; ++i) w.history_table()[std::size_t(i)].fill(i);
   split::Snapshot snap;
   const double publish = per_call_ns(batches, 20000, [&] { snap.take(w); });
   Worker helper;

@@ -55,6 +55,8 @@ void to_json(Json& j, const LabSummary& r) {
   j["processors"] = r.processors;
   // A distributed backend's ranks (threads is then per rank).
   if (r.ranks > 0) j["ranks"] = r.ranks;
+  // Its own parameters (--vary), over the document's base params.
+  if (!r.config.params.empty()) j["params"] = r.config.params;
   j["contested"] = r.contested;
   if (r.has_span())
     j["work_span"] = Json{{"critical_path", r.critical_path},

@@ -85,6 +85,14 @@ int ranks_of(const LabSettings& s, const LabConfig& c);
 // Each configuration of a distributed backend once per rank count (its
 // `ranks` set); the others as they are. Throws std::invalid_argument when no
 // configuration is distributed.
+// --vary NAME=V1,V2,...: each configuration whose backend reads parameter
+// NAME once per value (NAME=V among its params, values in the order given,
+// next to one another so that a run interleaves them), every other one (the
+// serial references, backends that do not read it) once. Throws
+// std::invalid_argument, naming the problem, for an unknown parameter, a bad
+// or repeated value, fewer than two values, or no configuration that reads it.
+std::vector<LabConfig> with_variants(std::vector<LabConfig> configs, const std::string& vary);
+
 std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vector<int>& ranks);
 
 // Throws std::invalid_argument (one line) for a configuration the simulated

@@ -43,6 +43,7 @@
 #include "parallel/sim/machine.h"
 #include "parallel/distributed/mpi_abdada.h"
 #include "parallel/distributed/wire_counters.h"
+#include "parallel/heuristics_share.h"
 #include "search/coordination.h"
 
 namespace xq {
@@ -521,7 +522,9 @@ extern const BackendInfo kMpiAbdadaBackend = {
                            "every one, or the exclusive ones (an eldest brother's or a second "
                            "pass's claim then reads and marks this rank's copy)",
                            0, 1, {"all", "exclusive"}, 0});
-        for (const ParamSpec& s : kAbdadaBackend.params())
+        // abdada's but for first-complete and the heuristics' sharing (a
+        // rank's threads keep their own tables).
+        for (const ParamSpec& s : without_heuristics_share(kAbdadaBackend.params()))
           if (s.name != "abdada_first_complete") v.push_back(s);
         return v;
       }();

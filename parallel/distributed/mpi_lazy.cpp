@@ -12,6 +12,7 @@
 // limit, outside exact mode) the thread a vote over every rank picks.
 #include "parallel/distributed/cluster_backend.h"
 #include "parallel/distributed/wire_counters.h"
+#include "parallel/heuristics_share.h"
 
 namespace xq {
 
@@ -174,7 +175,9 @@ extern const BackendInfo kMpiLazyBackend = {
             {"exchange", "where a rank ships its entries: every rank, or the next round a ring", 0,
              1, {"all", "ring"}, 0}};
         v.insert(v.begin() + 1, own.begin(), own.end());
-        const std::vector<ParamSpec>& lazy = kLazySmpBackend.params();
+        // lazysmp's, but for the heuristics' sharing (a rank's threads
+        // keep their own tables).
+        const std::vector<ParamSpec> lazy = without_heuristics_share(kLazySmpBackend.params());
         v.insert(v.end(), lazy.begin(), lazy.end());
         return v;
       }();

@@ -35,6 +35,7 @@
 #include "parallel/shared/abdada.h"
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/thread_pool.h"
 #include "search/driver.h"
 #include "search/hooks.h"
@@ -46,9 +47,13 @@ namespace {
 template <class Table>
 class AbdadaBackend final : public BackendBase<Table> {
  public:
-  explicit AbdadaBackend(const BackendConfig& c) : BackendBase<Table>(c), pool_(c.threads) {
+  explicit AbdadaBackend(const BackendConfig& c)
+      : BackendBase<Table>(c), share_(c), pool_(c.threads) {
     this->require_thread_slots(c.threads);
-    for (int i = 0; i < c.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
+    for (int i = 0; i < c.threads; ++i) {
+      workers_.push_back(std::make_unique<Worker>(i));
+      share_.attach(*workers_.back());
+    }
   }
   std::string_view name() const override { return "abdada"; }
 
@@ -152,6 +157,7 @@ class AbdadaBackend final : public BackendBase<Table> {
     return s;
   }
 
+  HeuristicsShare share_;  // before workers_: their tables may point into it
   AbdadaWorkers workers_;
   std::atomic<bool> helpers_done_{false};
   RootShare root_;
@@ -176,7 +182,7 @@ extern const BackendInfo kAbdadaBackend = {
     .supports = runs_on<SearcherCountTables>,
     .make = make_on<AbdadaBackend, SearcherCountTables>,
     .params = [] () -> const std::vector<ParamSpec>& {
-      static const std::vector<ParamSpec> kParams = {
+      static const std::vector<ParamSpec> kParams = with_heuristics_share({
           {"abdada_defer_depth",
            "least remaining depth of a node that is marked busy and may be deferred", 1,
            kMaxDepth, {}, 2},
@@ -186,7 +192,7 @@ extern const BackendInfo kAbdadaBackend = {
            "depth or more (0: never)",
            0, kMaxDepth, {}, 4},
           first_complete_param(),
-          root_retest_param()};
+          root_retest_param()});
       return kParams;
     },
     .expect = {.reach = {{"busy_answers", 10}, {"deferred_searches", 5}}},

@@ -22,6 +22,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/shared/busy_moves.h"
 #include "parallel/shared/first_complete.h"
 #include "parallel/shared/root_share.h"
@@ -123,7 +124,7 @@ class AbdadaSimpleBackend final : public BackendBase<Table> {
   explicit AbdadaSimpleBackend(const BackendConfig& c)
       : BackendBase<Table>(c),
         busy_(std::size_t(c.param("busy_entries")), int(c.param("busy_ways"))),
-        threads_(c.threads) {
+        threads_(c) {
     this->require_thread_slots(c.threads);
   }
   std::string_view name() const override { return "abdada-simple"; }
@@ -194,7 +195,7 @@ extern const BackendInfo kAbdadaSimpleBackend = {
     .make = make_on<AbdadaSimpleBackend, EveryTable>,
     // The busy-move side table: Kerrigan's 32768 buckets x 4 ways.
     .params = []() -> const std::vector<ParamSpec>& {
-      static const std::vector<ParamSpec> kParams = {
+      static const std::vector<ParamSpec> kParams = with_heuristics_share({
           {"busy_entries", "buckets of the busy-move side table", 1, std::int64_t{1} << 22, {},
            32768},
           {"busy_ways", "slots per bucket of the busy-move side table", 1, 16, {}, 4},
@@ -203,7 +204,7 @@ extern const BackendInfo kAbdadaSimpleBackend = {
           {"simple_reprobe_depth",
            "least remaining depth of the table re-probes after a deferral", 1, kMaxDepth, {}, 4},
           first_complete_param(),
-          root_retest_param()};
+          root_retest_param()});
       return kParams;
     },
     // The default lab runs one representative per way of sharing work (`--backends all`: every one).

@@ -19,6 +19,7 @@
 #include "parallel/shared/aphid_master.h"
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/shared/root_threads.h"
 
 namespace xq {
@@ -134,7 +135,7 @@ extern const BackendInfo kAphidBackend = {
     .supports = runs_on<EveryTable>,
     .make = make_on<AphidBackend, EveryTable>,
     .params = []() -> const std::vector<ParamSpec>& {
-      static const std::vector<ParamSpec> kParams = aphid::master_params();
+      static const std::vector<ParamSpec> kParams = with_heuristics_share(aphid::master_params());
       return kParams;
     },
     .serial_at_one_thread = false,

@@ -25,6 +25,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/shared/root_threads.h"
 #include "parallel/split/timing.h"
 #include "search/driver.h"
@@ -174,9 +175,9 @@ extern const BackendInfo kAspirationBackend = {
     .supports = runs_on<EveryTable>,
     .make = make_on<AspirationBackend, EveryTable>,
     .params = []() -> const std::vector<ParamSpec>& {
-      static const std::vector<ParamSpec> kParams = {
+      static const std::vector<ParamSpec> kParams = with_heuristics_share({
           {"window_width", "width of each inner window (the outer two are open-ended)", 1,
-           10000, {}, 50}};
+           10000, {}, 50}});
       return kParams;
     },
     // At one thread its one window is the full one at every depth: serial

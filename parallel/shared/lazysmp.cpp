@@ -16,6 +16,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/shared/root_threads.h"
 #include "search/driver.h"
 
@@ -187,13 +188,13 @@ extern const BackendInfo kLazySmpBackend = {
     .supports = runs_on<EveryTable>,
     .make = make_on<LazySmpBackend, EveryTable>,
     .params = []() -> const std::vector<ParamSpec>& {
-      static const std::vector<ParamSpec> kParams = {
+      static const std::vector<ParamSpec> kParams = with_heuristics_share({
           {"skip_schedule", "depths the helpers skip (Stockfish 7 or 9 schedule)", 0, 2,
            {"none", "sf7", "sf9"}, 2},
           {"window_offset", "aspiration-window shift per helper (+o, -o, +2o, ...)", 0, 500, {},
            0},
           {"best_thread", "result of a search without depth limit: main thread or a vote", 0, 1,
-           {"main", "vote"}, 0}};
+           {"main", "vote"}, 0}});
       return kParams;
     }
 };

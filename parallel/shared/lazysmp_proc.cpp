@@ -25,6 +25,7 @@
 #include "hashing/memory.h"
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/process_crew.h"
 #include "parallel/shared/lazysmp.h"
 #include "parallel/shared/root_threads.h"
@@ -196,7 +197,12 @@ extern const BackendInfo kLazySmpProcBackend = {
     .sharing = Sharing::Table,
     .supports = runs_on<ProcessSharedTables>,
     .make = make_on<LazySmpProcBackend, ProcessSharedTables>,
-    .params = []() -> const std::vector<ParamSpec>& { return kLazySmpBackend.params(); },
+    // lazysmp's, but for the heuristics' sharing: its helpers are processes.
+    .params = []() -> const std::vector<ParamSpec>& {
+      static const std::vector<ParamSpec> kParams =
+          without_heuristics_share(kLazySmpBackend.params());
+      return kParams;
+    },
     .serial_at_one_thread = true,
     // Run when named: the threads-against-processes comparison is its own
     // question, and the default lab takes some nine minutes already.

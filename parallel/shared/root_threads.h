@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "parallel/backend_base.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/shared/first_complete.h"
 #include "parallel/split/timing.h"
 #include "parallel/thread_pool.h"
@@ -22,8 +23,13 @@ namespace xq {
 template <class ThreadT>
 class RootThreads {
  public:
-  explicit RootThreads(int threads) : pool_(threads) {
-    for (int i = 0; i < threads; ++i) threads_.push_back(std::make_unique<ThreadT>(i));
+  // config.threads threads, their history and killers shared as the
+  // config's history_share and killer_share say (parallel/heuristics_share.h).
+  explicit RootThreads(const BackendConfig& config) : share_(config), pool_(config.threads) {
+    for (int i = 0; i < config.threads; ++i) {
+      threads_.push_back(std::make_unique<ThreadT>(i));
+      share_.attach(*threads_.back());
+    }
   }
   ~RootThreads() { finish(); }
   RootThreads(const RootThreads&) = delete;
@@ -89,6 +95,7 @@ class RootThreads {
   }
 
  private:
+  HeuristicsShare share_;  // before threads_: their tables may point into it
   std::vector<std::unique_ptr<ThreadT>> threads_;
   std::atomic<bool> done_{false};
   bool running_ = false;  // touched by the caller's thread only
@@ -103,7 +110,7 @@ class RootThreads {
 template <class Table, class ThreadT>
 class RootBackend : public BackendBase<Table> {
  public:
-  explicit RootBackend(const BackendConfig& c) : BackendBase<Table>(c), threads_(c.threads) {
+  explicit RootBackend(const BackendConfig& c) : BackendBase<Table>(c), threads_(c) {
     this->require_thread_slots(c.threads);
   }
   void clear() override {

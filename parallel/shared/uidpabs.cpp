@@ -29,6 +29,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/shared/root_threads.h"
 #include "parallel/shared/uidpabs.h"
 #include "parallel/split/timing.h"
@@ -317,10 +318,10 @@ extern const BackendInfo kUidpabsBackend = {
     .supports = runs_on<EveryTable>,
     .make = make_on<UidpabsBackend, EveryTable>,
     .params = []() -> const std::vector<ParamSpec>& {
-      static const std::vector<ParamSpec> kParams = {
+      static const std::vector<ParamSpec> kParams = with_heuristics_share({
           {"pawn", "Newborn's P: the half-width of a share's window around the depth-2 value, "
            "and its one downward shift",
-           1, 10000, {}, 30}};
+           1, 10000, {}, 30}});
       return kParams;
     },
     .serial_at_one_thread = false,

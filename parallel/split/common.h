@@ -89,8 +89,8 @@ struct Snapshot {
   void take(const Worker& w) {
     sim::charge(sim::Cost::Publish);
     pos.copy_from(w.pos);
-    history = w.history;
-    killers = w.killers;
+    w.save_history(history);
+    w.save_killers(killers);
   }
   // A free helper takes everything; an owner helping below its own split
   // point keeps its own tables (with_heuristics = false).
@@ -98,8 +98,8 @@ struct Snapshot {
     sim::charge(sim::Cost::Join);
     w.pos.copy_from(pos);
     if (!with_heuristics) return;
-    w.history = history;
-    w.killers = killers;
+    w.load_history(history);
+    w.load_killers(killers);
   }
 };
 

@@ -45,6 +45,7 @@
 
 #include "parallel/backend.h"
 #include "parallel/backend_base.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/split/common.h"
 #include "parallel/split/exec.h"
 #include "parallel/split/timing.h"
@@ -64,7 +65,7 @@ inline ParamSpec min_split_depth_param() {
 }
 // The parameters every split-pool backend (ybwc, dts) reads.
 inline std::vector<ParamSpec> pool_params() {
-  return {min_split_depth_param(),
+  std::vector<ParamSpec> v = {min_split_depth_param(),
           {"max_splits_per_thread", "most split points one thread may own at once", 1, 64, {}, 8},
           // Off by default: on the shipped suites it moved search overhead by
           // less than its run-to-run spread.
@@ -84,6 +85,7 @@ inline std::vector<ParamSpec> pool_params() {
            {"no", "yes"},
            1,
            false}};
+  return with_heuristics_share(std::move(v));
 }
 
 template <class Policy, class Exec = ThreadExec>
@@ -205,6 +207,8 @@ class Pool {
         max_splits_(int(config.param("max_splits_per_thread"))),
         live_alpha_(config.param("live_alpha") != 0),
         eldest_first_(config.param("eldest_first") != 0),
+        // Processes: a table in one process's heap is not shared.
+        share_(Exec::kProcesses ? HeuristicsShare() : HeuristicsShare(config)),
         threads_(std::size_t(config.threads), Exec::kMemory),
         points_(std::size_t(config.threads) * std::size_t(max_splits_), Exec::kMemory),
         words_(1, Exec::kMemory),
@@ -212,6 +216,7 @@ class Pool {
     for (int i = 0; i < config.threads; ++i) {
       Thread& t = thread(i);
       t.id = i;
+      share_.attach(t);
       t.splits = &points_[std::size_t(i) * std::size_t(max_splits_)];
       policy_.init_thread(t, config.threads, max_splits_);
     }
@@ -590,6 +595,7 @@ class Pool {
   const int max_splits_;
   const bool live_alpha_;
   const bool eldest_first_;
+  HeuristicsShare share_;  // before threads_: their tables may point into it
   TableBlock<Thread> threads_;
   TableBlock<Point> points_;  // thread i's split stack: [i * max_splits_, (i + 1) * max_splits_)
   TableBlock<Words> words_;

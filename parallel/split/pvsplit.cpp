@@ -31,6 +31,7 @@
 
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/split/common.h"
 #include "parallel/split/pool.h"
 #include "parallel/work_span.h"
@@ -185,8 +186,8 @@ class PvHooks : public SerialHooks {
     for (int i = 1; i < st_.threads; ++i) {
       Worker& tw = *(*st_.workers)[std::size_t(i)];
       tw.pos.copy_from(master.pos);
-      tw.history = master.history;
-      tw.killers = master.killers;
+      tw.copy_history_from(master);
+      tw.copy_killers_from(master);
     }
   }
 
@@ -266,8 +267,11 @@ class PvHooks : public SerialHooks {
 template <class Table>
 class PvSplitBackend final : public BackendBase<Table> {
  public:
-  explicit PvSplitBackend(const BackendConfig& c) : BackendBase<Table>(c) {
-    for (int i = 0; i < c.threads; ++i) workers_.push_back(std::make_unique<Worker>(i));
+  explicit PvSplitBackend(const BackendConfig& c) : BackendBase<Table>(c), share_(c) {
+    for (int i = 0; i < c.threads; ++i) {
+      workers_.push_back(std::make_unique<Worker>(i));
+      share_.attach(*workers_.back());
+    }
     state_.threads = c.threads;
     state_.min_split_depth = Depth(c.param("min_split_depth"));
     state_.dynamic = c.param("omp_schedule") != 0;
@@ -318,16 +322,21 @@ class PvSplitBackend final : public BackendBase<Table> {
   }
 
  private:
+  HeuristicsShare share_;  // before workers_: their tables may point into it
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<split_timing::Ledger> ledgers_;
   PvState state_;
 };
 
 const std::vector<ParamSpec>& pvsplit_params() {
-  static const std::vector<ParamSpec> kParams = {
-      split::min_split_depth_param(),
-      {"omp_schedule", "OpenMP schedule of the parallel loop at a PV node (the thesis's static,1)",
-       0, 1, {"static", "dynamic"}, 0}};
+  static const std::vector<ParamSpec> kParams = [] {
+    std::vector<ParamSpec> v = {
+        split::min_split_depth_param(),
+        {"omp_schedule",
+         "OpenMP schedule of the parallel loop at a PV node (the thesis's static,1)", 0, 1,
+         {"static", "dynamic"}, 0}};
+    return with_heuristics_share(std::move(v));
+  }();
   return kParams;
 }
 

@@ -141,7 +141,11 @@ extern const BackendInfo kYbwcProcBackend = {
     .sharing = Sharing::Splits,
     .supports = runs_on<ProcessSharedTables>,
     .make = make_on<YbwcProcBackend, ProcessSharedTables>,
-    .params = []() -> const std::vector<ParamSpec>& { return kYbwcBackend.params(); },
+    // ybwc's, but for the heuristics' sharing: its helpers are processes.
+    .params = []() -> const std::vector<ParamSpec>& {
+      static const std::vector<ParamSpec> kParams = without_heuristics_share(kYbwcBackend.params());
+      return kParams;
+    },
     .serial_at_one_thread = true,
     // Run when named, as lazysmp-proc: threads against processes is its own question.
     .in_default_lab = false,

@@ -51,6 +51,7 @@
 #include "board/movegen.h"
 #include "parallel/backend_base.h"
 #include "parallel/backend_factory.h"
+#include "parallel/heuristics_share.h"
 #include "parallel/split/common.h"
 #include "parallel/split/timing.h"
 #include "parallel/tasks/executor.h"
@@ -115,6 +116,9 @@ struct JamState {
   bool ordered = false;  // continuation: two-phase (false) or ordered
   bool mwf = false;      // spawn: after the eldest son (false) or MWF
   bool claim_next = false;  // steal: a task tests its spawn's brother (false) or the next untested
+  // history_share, killer_share: the tables a new worker points at (a
+  // shared table is cleared by the backend, not by a worker made mid-search).
+  const HeuristicsShare* share = nullptr;
   tasks::Executor* exec = nullptr;
   const SearchShared* shared = nullptr;
   std::unique_ptr<Slot[]> slots;
@@ -134,6 +138,7 @@ struct JamState {
       }
     }
     auto w = std::make_unique<TaskWorker>(s);
+    share->attach(*w, false);
     w->clear_heuristics();
     TaskWorker& ref = *w;
     std::lock_guard g(all_lock);
@@ -316,8 +321,8 @@ class JamHooks : public SerialHooks {
           if (st.thread_tables) {
             if (interrupted) {
               sim::charge(sim::Cost::Join);
-              interrupted->history = tw.history;
-              interrupted->killers = tw.killers;
+              interrupted->copy_history_from(tw);
+              interrupted->copy_killers_from(tw);
             }
             st.leave(s, interrupted);
           }
@@ -330,11 +335,11 @@ class JamHooks : public SerialHooks {
         const SlotPart copying(st_, s, Part::Copy);
         sim::charge(sim::Cost::Join);
         tw.pos.copy_from(owner.pos);
-        if (st_.copy_history) tw.history = owner.history;
-        if (st_.copy_killers) tw.killers = owner.killers;
+        if (st_.copy_history) tw.copy_history_from(owner);
+        if (st_.copy_killers) tw.copy_killers_from(owner);
         if (interrupted) {
-          tw.history = interrupted->history;
-          tw.killers = interrupted->killers;
+          tw.copy_history_from(*interrupted);
+          tw.copy_killers_from(*interrupted);
         }
       }
       // The test's null window: at the eldest son's alpha (two-phase), or
@@ -412,7 +417,9 @@ template <class Table>
 class JamboreeBackend final : public BackendBase<Table> {
  public:
   explicit JamboreeBackend(const BackendConfig& c)
-      : BackendBase<Table>(c), exec_(c.threads), root_(0) {
+      : BackendBase<Table>(c), share_(c), exec_(c.threads), root_(0) {
+    share_.attach(root_, false);
+    st_.share = &share_;
     st_.threads = c.threads;
     st_.min_split_depth = Depth(c.param("task_depth"));
     const std::int64_t heuristics = c.param("task_heuristics");
@@ -430,6 +437,7 @@ class JamboreeBackend final : public BackendBase<Table> {
 
   void clear() override {
     this->tt_.clear();
+    share_.clear();
     root_.clear_heuristics();
     std::lock_guard g(st_.all_lock);
     for (auto& w : st_.all) w->clear_heuristics();
@@ -437,6 +445,7 @@ class JamboreeBackend final : public BackendBase<Table> {
 
  protected:
   void begin_search(const Position& pos, SearchShared& shared) override {
+    share_.clear();
     reset_worker(root_, pos);
     root_.frame = nullptr;
     root_.crit_extra = 0;
@@ -500,13 +509,14 @@ class JamboreeBackend final : public BackendBase<Table> {
   }
 
  private:
+  HeuristicsShare share_;  // before the workers: their tables may point into it
   tasks::Executor exec_;
   TaskWorker root_;
   mutable JamState st_;
 };
 
 const std::vector<ParamSpec>& jamboree_params() {
-  static const std::vector<ParamSpec> kParams = {
+  static const std::vector<ParamSpec> kParams = with_heuristics_share({
       // Measured on four openings at depth 9, 2 threads (2026-11-26): 5 and
       // 6 searched 12-30 % more nodes than serial, 4 some 65 % more.
       {"task_depth", "only nodes with at least this remaining depth spawn their younger "
@@ -535,7 +545,7 @@ const std::vector<ParamSpec>& jamboree_params() {
        "which brother a task tests: the one it was spawned for, so a thief takes a group's "
        "last brothers (last), or the next untested one in move order when it starts, so a "
        "thief takes the next brother as Cilk's continuation stealing would (next)",
-       0, 1, {"last", "next"}, 0}};
+       0, 1, {"last", "next"}, 0}});
   return kParams;
 }
 

@@ -286,6 +286,32 @@ TEST(CliLab, ByGroupsPartitionTheSuite) {
   std::remove(suite.c_str());
 }
 
+// --vary: ybwc once per sharing mode, side by side, its rows naming the
+// mode (the JSON's params, the text table's "ybwc:all"); a bad value is one
+// line and status 2.
+TEST(CliLab, VaryRunsEachReaderOncePerValue) {
+  const XqlabRun r = xqlab(xq::test::with({"lab", "--backends", "ybwc", "--threads", "2", "--depth",
+                                           "3", "--runs", "1", "--vary",
+                                           "history_share=thread,all", "--json"},
+                                          xq::test::lab_size_args()));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = r.json();
+  ASSERT_EQ(j.at("results").size(), 3u);
+  EXPECT_FALSE(j["results"][0].contains("params"));
+  EXPECT_EQ(j["results"][1].at("params"), json::array({"history_share=thread"}));
+  EXPECT_EQ(j["results"][2].at("params"), json::array({"history_share=all"}));
+  const XqlabRun text = xqlab(xq::test::with({"lab", "--backends", "ybwc", "--threads", "2",
+                                              "--depth", "2", "--runs", "1", "--vary",
+                                              "history_share=thread,all"},
+                                             xq::test::lab_size_args()));
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("ybwc:all"), std::string::npos) << text.out;
+  const XqlabRun bad = xqlab({"lab", "--backends", "ybwc", "--vary", "history_share=thread,some"});
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("history_share must be one of thread|group2|group8|all"), std::string::npos)
+      << bad.err;
+}
+
 TEST(CliLab, NotesThreadCountsAboveTheCores) {
   const XqlabRun r = xqlab({"lab", "--depth", "1", "--runs", "1", "--threads", "512",
                           "--backends", "serial"});

@@ -62,5 +62,33 @@ TEST(LabRunner, ConfigurationsPutSerialReferencesFirst) {
   EXPECT_THROW(build_configs({"ybwc"}, {"nope"}, {1}, nullptr), std::invalid_argument);
 }
 
+// --vary: the readers of the parameter once per value, side by side; the
+// serial reference and a backend that does not read it once.
+TEST(LabRunner, VariantsRepeatOnlyTheParametersReaders) {
+  const auto configs = with_variants(build_configs({"ybwc", "mpi-lazy"}, {"xor"}, {2}, nullptr),
+                                     "history_share=thread,all");
+  std::vector<std::string> labels;
+  for (const LabConfig& c : configs) labels.push_back(c.label());
+  EXPECT_EQ(labels, (std::vector<std::string>{"serial/xor/1t", "ybwc/xor/2t history_share=thread",
+                                              "ybwc/xor/2t history_share=all",
+                                              "mpi-lazy/xor/2t"}));
+  EXPECT_EQ(reference_configs(configs), (std::vector<int>{0, 0, 0, 0}));
+  const auto two = build_configs({"ybwc"}, {"xor"}, {2}, nullptr);
+  for (const char* bad : {"history_share=thread", "history_share=thread,thread",
+                          "history_share=thread,group4", "nope=1,2", "history_share",
+                          "min_split_depth=2,3"}) {
+    const auto& base = std::string(bad) == "min_split_depth=2,3"
+                           ? build_configs({"lazysmp"}, {"xor"}, {2}, nullptr)
+                           : two;
+    EXPECT_THROW(with_variants(base, bad), std::invalid_argument) << bad;
+  }
+  // Repeated: the cross product; one parameter twice is refused.
+  const auto both = with_variants(with_variants(two, "history_share=thread,all"),
+                                  "killer_share=thread,group2");
+  ASSERT_EQ(both.size(), 5u);
+  EXPECT_EQ(both[4].label(), "ybwc/xor/2t history_share=all killer_share=group2");
+  EXPECT_THROW(with_variants(both, "history_share=group2,group8"), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace xq::lab::timing
