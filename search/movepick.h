@@ -107,6 +107,9 @@ class MovePicker {
   static constexpr int kKillerBase = 1 << 28;
 
   void score_all(const Position& pos, const Worker& w, const Features& f, Move tt_move, int ply) {
+    // The killers read once (their words are atomics: search/worker.h).
+    const Move k0 = ply >= 0 ? w.killer(ply, 0) : Move::none();
+    const Move k1 = ply >= 0 ? w.killer(ply, 1) : Move::none();
     for (Move* m = moves_; m != last_; ++m) {
       int s = 0;
       const Piece victim = pos.piece_on(m->to());
@@ -116,9 +119,8 @@ class MovePicker {
         const Piece attacker = pos.piece_on(m->from());
         s = kCaptureBase + piece_value(type_of(victim)) * 8 - index(type_of(attacker));
         if (type_of(victim) == PieceType::King) s += 1 << 20;
-      } else if (ply >= 0 && f.killers && victim == Piece::None &&
-                 w.is_killer(ply, *m)) {
-        s = kKillerBase + (w.killer(ply, 0) == *m ? 1 : 0);
+      } else if (ply >= 0 && f.killers && victim == Piece::None && (k0 == *m || k1 == *m)) {
+        s = kKillerBase + (k0 == *m ? 1 : 0);
       } else if (f.history) {
         s = w.history_of(*m);
       }
