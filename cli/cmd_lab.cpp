@@ -332,8 +332,8 @@ Command add_lab(CLI::App& root) {
   app->add_option("--vary", a->vary,
                   "NAME=V1,V2,...: every configuration whose backend reads parameter NAME runs "
                   "once per value, side by side in each run (e.g. history_share=thread,all); "
-                  "repeated: every combination; its rows show the values after the backend's "
-                  "name, its JSON rows a params list");
+                  "NAME1,NAME2=V1,V2 sets both to each value; repeated: every combination; its "
+                  "rows show the values after the backend's name, its JSON rows a params list");
   app->add_option("--ranks", a->ranks,
                   "rank counts, comma-separated: each distributed backend (mpi-lazy, mpi-abdada, "
                   "mpi-aphid) runs at every one, with --threads threads per rank (over MPI: "

@@ -108,50 +108,70 @@ int ranks_of(const LabSettings& s, const LabConfig& c) {
   return int(backend_config(s.base, c).param("ranks"));
 }
 
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0;;) {
+    const std::size_t comma = s.find(',', at);
+    out.push_back(s.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
+}  // namespace
+
 std::vector<LabConfig> with_variants(std::vector<LabConfig> configs, const std::string& vary) {
   const std::size_t eq = vary.find('=');
   if (eq == std::string::npos)
     throw std::invalid_argument("--vary needs NAME=V1,V2,..., got '" + vary + "'");
-  const BackendParam& p = find_param(vary.substr(0, eq));
-  std::vector<std::string> values;
-  for (std::size_t at = eq + 1;;) {
-    const std::size_t comma = vary.find(',', at);
-    values.push_back(vary.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-    if (comma == std::string::npos) break;
-    at = comma + 1;
+  std::vector<const BackendParam*> params;
+  for (const std::string& name : split_commas(vary.substr(0, eq))) {
+    params.push_back(&find_param(name));
+    if (std::count(params.begin(), params.end(), params.back()) > 1)
+      throw std::invalid_argument("--vary: parameter " + name + " named twice");
   }
+  const std::string names = vary.substr(0, eq);
+  const std::vector<std::string> values = split_commas(vary.substr(eq + 1));
   BackendConfig check;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    set_param(check, std::string(p.name) + "=" + values[i]);  // throws for a bad value
+    for (const BackendParam* p : params)
+      set_param(check, std::string(p->name) + "=" + values[i]);  // throws for a bad value
     if (std::find(values.begin(), values.begin() + std::ptrdiff_t(i), values[i]) !=
         values.begin() + std::ptrdiff_t(i))
-      throw std::invalid_argument("--vary: value '" + values[i] + "' of " + std::string(p.name) +
-                                  " given twice");
+      throw std::invalid_argument("--vary: value '" + values[i] + "' of " + names + " given twice");
   }
   if (values.size() < 2)
-    throw std::invalid_argument("--vary " + std::string(p.name) + ": give at least two values");
+    throw std::invalid_argument("--vary " + names + ": give at least two values");
   std::vector<LabConfig> out;
   bool any = false;
   for (const LabConfig& c : configs) {
-    const bool reads = !common::is_external_engine(c.backend) &&
-                       std::find(p.backends.begin(), p.backends.end(), c.backend) != p.backends.end();
+    const bool reads =
+        !common::is_external_engine(c.backend) &&
+        std::all_of(params.begin(), params.end(), [&](const BackendParam* p) {
+          return std::find(p->backends.begin(), p->backends.end(), c.backend) != p->backends.end();
+        });
     if (!reads) {
       out.push_back(c);
       continue;
     }
     any = true;
-    for (const std::string& own : c.params)
-      if (own.rfind(std::string(p.name) + "=", 0) == 0)
-        throw std::invalid_argument("--vary: parameter " + std::string(p.name) + " varied twice");
+    for (const BackendParam* p : params)
+      for (const std::string& own : c.params)
+        if (own.rfind(std::string(p->name) + "=", 0) == 0)
+          throw std::invalid_argument("--vary: parameter " + std::string(p->name) +
+                                      " varied twice");
     for (const std::string& v : values) {
       LabConfig varied = c;
-      varied.params.push_back(std::string(p.name) + "=" + v);
+      for (const BackendParam* p : params) varied.params.push_back(std::string(p->name) + "=" + v);
       out.push_back(std::move(varied));
     }
   }
   if (!any)
-    throw std::invalid_argument("--vary: no configuration's backend reads parameter '" +
-                                std::string(p.name) + "'");
+    throw std::invalid_argument("--vary: no configuration's backend reads " +
+                                std::string(params.size() > 1 ? "parameters '" : "parameter '") +
+                                names + "'");
   return out;
 }
 

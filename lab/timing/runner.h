@@ -88,9 +88,11 @@ int ranks_of(const LabSettings& s, const LabConfig& c);
 // --vary NAME=V1,V2,...: each configuration whose backend reads parameter
 // NAME once per value (NAME=V among its params, values in the order given,
 // next to one another so that a run interleaves them), every other one (the
-// serial references, backends that do not read it) once. Throws
-// std::invalid_argument, naming the problem, for an unknown parameter, a bad
-// or repeated value, fewer than two values, or no configuration that reads it.
+// serial references, backends that do not read it) once. NAME1,NAME2=V1,V2
+// sets both names to each value together (history_share,killer_share=thread,all).
+// Throws std::invalid_argument, naming the problem, for an unknown parameter,
+// a bad or repeated value, fewer than two values, or no configuration that
+// reads it.
 std::vector<LabConfig> with_variants(std::vector<LabConfig> configs, const std::string& vary);
 
 std::vector<LabConfig> with_ranks(std::vector<LabConfig> configs, const std::vector<int>& ranks);

@@ -88,6 +88,13 @@ TEST(LabRunner, VariantsRepeatOnlyTheParametersReaders) {
   ASSERT_EQ(both.size(), 5u);
   EXPECT_EQ(both[4].label(), "ybwc/xor/2t history_share=all killer_share=group2");
   EXPECT_THROW(with_variants(both, "history_share=group2,group8"), std::invalid_argument);
+  // Two names, one value list: set together.
+  const auto tied = with_variants(two, "history_share,killer_share=thread,all");
+  ASSERT_EQ(tied.size(), 3u);
+  EXPECT_EQ(tied[2].label(), "ybwc/xor/2t history_share=all killer_share=all");
+  EXPECT_THROW(with_variants(two, "history_share,history_share=thread,all"), std::invalid_argument);
+  EXPECT_THROW(with_variants(two, "history_share,min_split_depth=thread,all"),
+               std::invalid_argument);
 }
 
 }  // namespace
