@@ -1,5 +1,7 @@
 #include "lab/timing/journal.h"
 
+#include "parallel/params.h"
+
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -150,7 +152,32 @@ std::vector<LabRun> read_journal(const std::string& path, const LabSettings& s,
     throw std::invalid_argument("'" + path + "' is not an xqlab lab journal (version " +
                                 std::to_string(kVersion) + ")");
   const Json want = journal_settings(s, suite);
-  if (!head.contains("settings") || head["settings"] != want)
+  // A backend parameter declared after the journal was written is absent
+  // from its settings; at its default it changes no search, so it does not
+  // stand between the journal and its resumption.
+  // (Rebuilt in the order of `want`'s keys: the documents' objects keep
+  // their insertion order, and so does their comparison.)
+  Json have = head.value("settings", Json());
+  if (have.is_object() && have.contains("params") && have["params"].is_object() &&
+      want.contains("params")) {
+    const Json& old = have["params"];
+    Json params = Json::object();
+    for (const auto& [name, value] : want["params"].items()) {
+      if (old.contains(name)) {
+        params[name] = old[name];
+        continue;
+      }
+      const BackendParam& p = find_param(name);
+      const Json at_default = p.enumerated()
+                                  ? Json(std::string(p.choices[std::size_t(p.default_value)]))
+                                  : Json(p.default_value);
+      if (value == at_default) params[name] = at_default;
+    }
+    for (const auto& [name, value] : old.items())
+      if (!params.contains(name)) params[name] = value;  // one the run no longer has: differs
+    have["params"] = params;
+  }
+  if (!head.contains("settings") || have != want)
     throw std::invalid_argument(
         "journal '" + path + "' was written by a lab run with other settings (" +
         first_difference(want, head.value("settings", Json::object())) +

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lab/timing/summary.h"
+#include "parallel/params.h"
 #include "tests/support/files.h"
 
 namespace xq::lab::timing {
@@ -110,6 +111,40 @@ TEST(LabJournal, OtherSettingsAndBadLinesAreRefusedATornLastLineDropped) {
     ADD_FAILURE() << "a journal of depth 3 resumed at depth 4";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("depth differs"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+// A journal written before a backend parameter was declared (its settings
+// lack it) resumes while the parameter is at its default, and not when the
+// run sets it to something else.
+TEST(LabJournal, AParameterDeclaredLaterAtItsDefaultDoesNotStopAResume) {
+  const LabSettings s = small_settings();
+  const std::vector<common::SuiteEntry> suite = small_suite();
+  const std::string path = xq::test::temp_path("journal", "older.journal");
+  LabRun r;
+  r.result.best_move = suite[0].pos.parse_move("h2e2");
+  { const JournalWriter w(path, s, suite, {r}); }
+  std::string text;
+  {
+    std::ifstream in(path);
+    std::string line;
+    while (std::getline(in, line)) text += line + "\n";
+  }
+  // Remove history_share from the header's params, as an older xqlab wrote it.
+  const std::string key = "\"history_share\":\"thread\",";
+  const std::size_t at = text.find(key);
+  ASSERT_NE(at, std::string::npos) << text.substr(0, 400);
+  text.erase(at, key.size());
+  std::ofstream(path) << text;
+  EXPECT_EQ(read_journal(path, s, suite).size(), 1u);
+  LabSettings shared = s;
+  set_param(shared.base, "history_share=all");
+  try {
+    read_journal(path, shared, suite);
+    ADD_FAILURE() << "a journal without history_share resumed with history_share=all";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("params differs"), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
 }
