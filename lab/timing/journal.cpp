@@ -1,7 +1,5 @@
 #include "lab/timing/journal.h"
 
-#include "parallel/params.h"
-
 #include <algorithm>
 #include <fstream>
 #include <set>
@@ -161,17 +159,12 @@ std::vector<LabRun> read_journal(const std::string& path, const LabSettings& s,
   if (have.is_object() && have.contains("params") && have["params"].is_object() &&
       want.contains("params")) {
     const Json& old = have["params"];
+    // Every parameter at its default, written as the settings write them.
+    const Json defaults = records::backend_json("", BackendConfig{})["params"];
     Json params = Json::object();
     for (const auto& [name, value] : want["params"].items()) {
-      if (old.contains(name)) {
-        params[name] = old[name];
-        continue;
-      }
-      const BackendParam& p = find_param(name);
-      const Json at_default = p.enumerated()
-                                  ? Json(std::string(p.choices[std::size_t(p.default_value)]))
-                                  : Json(p.default_value);
-      if (value == at_default) params[name] = at_default;
+      if (old.contains(name)) params[name] = old[name];
+      else if (defaults.contains(name) && value == defaults[name]) params[name] = value;
     }
     for (const auto& [name, value] : old.items())
       if (!params.contains(name)) params[name] = value;  // one the run no longer has: differs

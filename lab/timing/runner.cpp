@@ -12,6 +12,7 @@
 
 #include "hashing/schemes.h"
 #include "lab/common/engines.h"
+#include "lab/common/text.h"
 #include "lab/timing/summary.h"
 #include "parallel/params.h"
 #include "search/coordination.h"
@@ -108,32 +109,18 @@ int ranks_of(const LabSettings& s, const LabConfig& c) {
   return int(backend_config(s.base, c).param("ranks"));
 }
 
-namespace {
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  for (std::size_t at = 0;;) {
-    const std::size_t comma = s.find(',', at);
-    out.push_back(s.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-    if (comma == std::string::npos) return out;
-    at = comma + 1;
-  }
-}
-
-}  // namespace
-
 std::vector<LabConfig> with_variants(std::vector<LabConfig> configs, const std::string& vary) {
   const std::size_t eq = vary.find('=');
   if (eq == std::string::npos)
     throw std::invalid_argument("--vary needs NAME=V1,V2,..., got '" + vary + "'");
   std::vector<const BackendParam*> params;
-  for (const std::string& name : split_commas(vary.substr(0, eq))) {
+  for (const std::string& name : common::split_commas(vary.substr(0, eq))) {
     params.push_back(&find_param(name));
     if (std::count(params.begin(), params.end(), params.back()) > 1)
       throw std::invalid_argument("--vary: parameter " + name + " named twice");
   }
   const std::string names = vary.substr(0, eq);
-  const std::vector<std::string> values = split_commas(vary.substr(eq + 1));
+  const std::vector<std::string> values = common::split_commas(vary.substr(eq + 1));
   BackendConfig check;
   for (std::size_t i = 0; i < values.size(); ++i) {
     for (const BackendParam* p : params)
