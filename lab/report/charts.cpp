@@ -1,6 +1,7 @@
 #include "lab/report/charts.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "lab/report/chart_frame.h"
@@ -106,16 +107,30 @@ std::string line_chart(const LineChart& c) {
   } else {
     xt = svg::nice_ticks(xr.lo, xr.hi, 6);
   }
-  const double pad = c.integer_x ? 0.1 * (xr.hi - xr.lo) : 0;
-  const svg::Scale x{c.integer_x ? xr.lo - pad : xt.front(), c.integer_x ? xr.hi + pad : xt.back(),
-                     f.plot_left(), f.plot_right()};
+  // A log x axis needs positive values: it pads by a factor, a linear one
+  // by a tenth of the range.
+  const bool log_x = c.log_x && xr.lo > 0;
+  if (log_x && !c.integer_x) xt = svg::log_ticks(xr.lo, xr.hi);
+  const double pad = c.integer_x ? 0.1 * (xr.hi - xr.lo) : 0, factor = 1.25;
+  svg::Scale x{c.integer_x ? xr.lo - pad : xt.front(), c.integer_x ? xr.hi + pad : xt.back(),
+               f.plot_left(), f.plot_right()};
+  if (log_x) x = {xr.lo / factor, xr.hi * factor, f.plot_left(), f.plot_right(), true};
   draw_y(w, f, y, c.t.y);
   draw_x_ticks(w, f, x, xt);
   draw_x_title(w, f, c.t.x);
   std::vector<LegendEntry> legend;
   if (c.ideal_diagonal) {
     const double a = std::max(x.d0, y.scale.d0), b = std::min(x.d1, y.scale.d1);
-    w.line(x(a), y.scale(a), x(b), y.scale(b), "#555", 1.5, "6,4");
+    if (log_x) {  // y = x is a curve on a log x axis: drawn through 48 points
+      std::vector<std::pair<double, double>> ideal;
+      for (int k = 0; k <= 48 && a < b; ++k) {
+        const double v = a * std::pow(b / a, k / 48.0);
+        ideal.emplace_back(x(v), y.scale(v));
+      }
+      w.polyline(ideal, "#555", 1.5, "6 4");
+    } else {
+      w.line(x(a), y.scale(a), x(b), y.scale(b), "#555", 1.5, "6,4");
+    }
     legend.push_back({"ideal", "#555", true});
   }
   draw_refs(w, f, y.scale, c.refs, legend);

@@ -41,6 +41,7 @@ struct LineChart {
   std::vector<Series> series;
   bool ideal_diagonal = false;  // y = x, the ideal speedup
   bool integer_x = false;       // ticks at the x values present (thread counts)
+  bool log_x = false;           // x on a log scale (thread counts from 1 to 256)
   bool markers = true;          // a dot per point
   std::vector<RefLine> refs;
 };

@@ -105,18 +105,24 @@ std::vector<ReportInput> read_report_inputs(const std::vector<std::string>& path
 }
 
 std::string report_html(const std::vector<ReportInput>& inputs) {
-  std::vector<Json> stress;
+  std::vector<Json> stress, labs;
   std::string body;
   std::map<std::string, int> seen;
   for (const ReportInput& in : inputs)
     for (const Json& d : in.docs) {
       const std::string kind = document_kind(d);
+      if (kind == "lab") {
+        labs.push_back(d);
+        continue;
+      }
       const int n = ++seen[kind];
-      if (kind == "lab") body += report::lab_section(d, n);
-      else if (kind == "ablation") body += report::ablation_section(d, n);
+      if (kind == "ablation") body += report::ablation_section(d, n);
       else if (kind == "match") body += report::match_section(d, n);
       else if (kind == "stress") stress.push_back(d);
     }
+  std::string lab_body;
+  for (const Json& d : merge_lab_sweeps(labs)) lab_body += report::lab_section(d, ++seen["lab"]);
+  body = lab_body + body;
   std::string absent;
   if (!seen.count("lab"))
     absent += report::missing("Lab comparison: no lab input (xqlab lab --json-file FILE); "

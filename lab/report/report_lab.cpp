@@ -104,21 +104,41 @@ std::string scaling_figure(const Json& doc, int n, bool efficiency) {
     s.dashed = simulated;
     if (simulated) s.name += " (SIMULATED)";
   }
+  double most = 0;
+  for (const chart::Series& s : c.series)
+    for (const chart::Point& p : s.points) most = std::max(most, p.x);
   // Published curves of other programs beside a simulated one, labelled as
-  // theirs (Hyatt's DTS on a Cray C916; Kerrigan's simplified ABDADA).
+  // theirs: "(other)" (Hyatt's DTS on a Cray C916; Kerrigan's simplified
+  // ABDADA); past 16 threads also Feldmann's distributed YBWC on transputers
+  // (with a table partitioned by hash: 25 at 32, 34 at 64) and the Amdahl fit
+  // S(n) = n(k+1)/(k+n), k = 34 (Ballicora), that reproduces Hyatt's points.
+  // Short names: the legend has room for about 26 characters.
   if (simulated && !efficiency && !c.series.empty()) {
-    const auto anchor = [](std::string name, std::vector<std::pair<double, double>> xy) {
+    const auto anchor = [most](std::string name, std::vector<std::pair<double, double>> xy) {
       chart::Series a;
       a.name = std::move(name);
-      for (const auto& [x, y] : xy) a.points.push_back({x, y, chart::kNone, chart::kNone});
+      for (const auto& [x, y] : xy)
+        if (x <= most) a.points.push_back({x, y, chart::kNone, chart::kNone});
       return a;
     };
-    c.series.push_back(anchor("other program: DTS (Hyatt, Cray C916)",
+    c.series.push_back(anchor("Hyatt DTS, Cray (other)",
                               {{2, 2.0}, {4, 3.7}, {8, 6.6}, {16, 11.1}}));
-    c.series.push_back(anchor("other program: simplified ABDADA (Kerrigan)",
+    c.series.push_back(anchor("Kerrigan ABDADA (other)",
                               {{2, 1.92}, {4, 3.59}, {8, 6.44}}));
+    if (most > 16) {
+      if (most >= 256)
+        c.series.push_back(anchor("Feldmann YBWC (other)",
+                                  {{256, 142.0}}));
+      c.series.push_back(anchor("Feldmann split table (other)",
+                                {{32, 25.0}, {64, 34.0}}));
+      std::vector<std::pair<double, double>> fit;
+      constexpr double k = 34;
+      for (double p = 2; p <= most; p *= 2) fit.emplace_back(p, p * (k + 1) / (k + p));
+      c.series.push_back(anchor("Amdahl fit to Hyatt, k=34", fit));
+    }
   }
   c.integer_x = true;
+  c.log_x = most >= 32;
   if (efficiency) c.refs.push_back({1.0, "ideal"});
   else c.ideal_diagonal = true;
   Table t{{"configuration", what, "per-position min", "per-position max", "per-run min",
@@ -129,9 +149,22 @@ std::string scaling_figure(const Json& doc, int n, bool efficiency) {
                         cell(p.hi), cell(p.inner_lo), cell(p.inner_hi)});
   if (c.series.empty())
     return missing(what + " against threads: no parallel configuration in this lab input");
-  return figure(c.t.id, c.t.title, chart::line_chart(c), doc, t,
-                "Thin whiskers: the spread of per-position speedups (min to max); thick bars: "
-                "the spread over runs. The serial reference is 1 by definition.");
+  std::string note =
+      "Thin whiskers: the spread of per-position speedups (min to max); thick bars: "
+      "the spread over runs. The serial reference is 1 by definition.";
+  if (c.log_x) note += " Threads on a log scale.";
+  if (simulated)
+    note += " SIMULATED: the model charges nodes and the seams of the search (splits, "
+            "joins, hand-overs); it has no caches, no memory bandwidth, no NUMA and no "
+            "contention for a line inside a quantum: costs that grow with the threads, so "
+            "the dashed curves lean high, the more so the more threads.";
+  if (simulated && !efficiency)
+    note += " Other programs' curves, marked (other), come from other engines, depths and "
+            "machines: "
+            "Hyatt's DTS on a Cray C916, Kerrigan's simplified ABDADA, Feldmann's "
+            "distributed YBWC on transputers (also with a hash-partitioned table), and "
+            "Ballicora's Amdahl fit S(n) = n(k+1)/(k+n), k = 34, to Hyatt's points.";
+  return figure(c.t.id, c.t.title, chart::line_chart(c), doc, t, note);
 }
 
 std::string per_config_bars(const Json& doc, int n, const char* key, const std::string& id,

@@ -39,6 +39,21 @@ std::string table_html(const Table& t) {
   return h + "</tbody>\n</table>\n";
 }
 
+namespace {
+
+// The documents a merged sweep came from (merge_lab_sweeps), each with its
+// own command, date and commit.
+std::string merged_html(const Json& m) {
+  if (!m.contains("merged_from") || !m["merged_from"].is_array()) return "";
+  std::string h = "<dt>merged from</dt><dd><ol>";
+  for (const Json& d : m["merged_from"])
+    h += "<li><code>" + svg::escape(str(d, "command")) + "</code>, " + svg::escape(str(d, "date")) +
+         ", " + svg::escape(str(d, "commit")) + "</li>";
+  return h + "</ol></dd>";
+}
+
+}  // namespace
+
 std::string meta_html(const Json& doc) {
   if (!doc.is_object() || !doc.contains("meta") || !doc["meta"].is_object())
     return "<p class=\"meta missing\">command, date, commit and machine: not recorded in this "
@@ -52,7 +67,7 @@ std::string meta_html(const Json& doc) {
          "</code></dd><dt>date</dt><dd>" + svg::escape(str(m, "date")) +
          "</dd><dt>commit</dt><dd>" + svg::escape(str(m, "commit")) +
          "</dd><dt>machine</dt><dd>" + svg::escape(machine) + "</dd><dt>build</dt><dd>" +
-         svg::escape(build) + "</dd></dl>\n";
+         svg::escape(build) + "</dd>" + merged_html(m) + "</dl>\n";
 }
 
 std::string figure(const std::string& id, const std::string& heading, const std::string& svg,

@@ -179,6 +179,31 @@ TEST(ReportCli, RankSweepDrawsRankCurvesAndTheWire) {
   EXPECT_EQ(plain.find("the wire between ranks"), std::string::npos);
 }
 
+// A SIMULATED sweep run a backend at a time (bench/many_cores.sh) is one lab
+// section whose chart holds every backend's curve, its caption every
+// document's command; the model's limits are written beside the curves.
+TEST(ReportCli, SimulatedSweepDocumentsAreOneChart) {
+  const std::string dir = ::testing::TempDir() + "xqlab_report_sweep";
+  std::vector<std::string> docs;
+  for (const char* b : {"ybwc", "lazysmp"}) {
+    docs.push_back(dir + "_" + b + ".json");
+    const XqlabRun lab = xq::test::run_xqlab(xq::test::with(
+        {"lab", "--simulate", "--backends", std::string("serial,") + b, "--threads", "1,2",
+         "--depth", "3", "--runs", "1", "--quiet", "--json-file", docs.back()},
+        xq::test::lab_size_args()));
+    ASSERT_EQ(lab.status, 0) << lab.err;
+  }
+  const XqlabRun r = xq::test::run_xqlab({"report", "--out", dir, docs[0], docs[1]});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string page = read_file(dir + "/report.html");
+  EXPECT_EQ(count(page, "<section class=\"lab\""), 1);
+  EXPECT_NE(page.find("ybwc/xor (SIMULATED)/2t"), std::string::npos);
+  EXPECT_NE(page.find("lazysmp/xor (SIMULATED)/2t"), std::string::npos);
+  EXPECT_NE(page.find("<dt>merged from</dt>"), std::string::npos);
+  EXPECT_NE(page.find("--backends serial,lazysmp"), std::string::npos);
+  EXPECT_NE(page.find("no caches, no memory bandwidth, no NUMA"), std::string::npos);
+}
+
 TEST(ReportCli, MissingInputsAreNamed) {
   const std::string dir = ::testing::TempDir() + "xqlab_report_missing";
   const std::string absent = dir + "_nosuch.json";

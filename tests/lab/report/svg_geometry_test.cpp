@@ -149,6 +149,33 @@ TEST(SvgGeometry, PointIsItsValueOnBothAxes) {
   EXPECT_NE(s.find(">ideal</text>"), std::string::npos);
 }
 
+// Thread counts from 1 to 256 on a log x axis: each point at log10 of its
+// count (equal steps per doubling), the ideal y = x drawn as a curve.
+TEST(SvgGeometry, LogThreadAxisPlacesDoublingsEvenly) {
+  chart::LineChart c;
+  c.t = {"many", "many", "threads", "speedup"};
+  c.integer_x = true;
+  c.log_x = true;
+  c.ideal_diagonal = true;
+  c.series = {{"one", {{1, 1.0}, {4, 3.5}, {16, 11.0}, {64, 25.0}, {256, 31.0}}}};
+  const std::string s = chart::line_chart(c);
+  const Axis x = read_axis(s, 'x', true), y = read_axis(s, 'y');
+  const std::vector<std::string> points = elements(s, "circle", "point");
+  ASSERT_EQ(points.size(), 5u);
+  const double xs[] = {1, 4, 16, 64, 256};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    EXPECT_NEAR(attr(points[i], "cx"), x(xs[i]), kPixel) << points[i];
+    EXPECT_NEAR(attr(points[i], "cy"), y(attr(points[i], "data-value")), kPixel) << points[i];
+  }
+  // Four steps of 4x each: equal widths on the log axis.
+  const double step = attr(points[1], "cx") - attr(points[0], "cx");
+  EXPECT_GT(step, 10.0);
+  for (std::size_t i = 2; i < points.size(); ++i)
+    EXPECT_NEAR(attr(points[i], "cx") - attr(points[i - 1], "cx"), step, 2 * kPixel);
+  EXPECT_NE(s.find(">ideal</text>"), std::string::npos);
+  EXPECT_NE(s.find(">256</text>"), std::string::npos);
+}
+
 TEST(SvgGeometry, StripAndIntervalPointsSitOnTheAxis) {
   chart::StripChart st;
   st.t = {"strip", "strip", "configuration", "speedup"};
