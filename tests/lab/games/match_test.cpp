@@ -438,6 +438,41 @@ TEST(RecommendCli, SaysWhenTheEvidenceIsNotEnough) {
   EXPECT_TRUE(rec["ranked"][0]["speedup"].is_number());
 }
 
+// Several thread counts: one decision each from documents, no search and no
+// game (a SIMULATED lab document made here speaks for 2 and 4 threads,
+// nothing for 8); options that would measure are refused in one line.
+TEST(RecommendCli, SeveralThreadCountsDecideFromDocuments) {
+  const std::string doc = xq::test::temp_path("match", "recommend-threads-SIMULATED.json");
+  const auto lab = test::run_xqlab({"lab", "--simulate", "--backends", "serial,ybwc,lazysmp",
+                                    "--threads", "2,4", "--depth", "3", "--runs", "1", "--suite",
+                                    short_suite(), "--quiet", "--json-file", doc});
+  ASSERT_EQ(lab.status, 0) << lab.err;
+  const auto r = test::run_xqlab({"recommend", "--threads", "2,4,8", "--lab-json", doc, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = r.json();
+  const auto& rows = j["recommend_threads"]["rows"];
+  ASSERT_EQ(rows.size(), 3u);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(rows[k]["kind"], "SIMULATED") << rows[k];
+    EXPECT_TRUE(rows[k]["simulated"].get<bool>());
+    EXPECT_NE(rows[k]["evidence"].get<std::string>().find(doc), std::string::npos);
+  }
+  EXPECT_EQ(rows[2]["decision"], "no evidence");
+  const auto text = test::run_xqlab({"recommend", "--threads", "2,8", "--lab-json", doc});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("(SIMULATED)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("8 threads: no evidence"), std::string::npos) << text.out;
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"recommend", "--threads", "2,4"},
+        std::vector<std::string>{"recommend", "--threads", "2,4", "--lab-json", doc, "--games", "4"},
+        std::vector<std::string>{"recommend", "--threads", "2,4", "--lab-json", doc + ".absent"}}) {
+    const auto e = test::run_xqlab(bad);
+    EXPECT_NE(e.status, 0) << bad.back();
+    EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+    EXPECT_EQ(e.out, "");
+  }
+}
+
 // Fixed-node games (`--nodes`): no clock, each move a search of that many
 // nodes, in-process ("limits.nodes") and over UCI ("go nodes"). A 1-thread
 // xqlab search stops at a node count, not at a time, so the same match

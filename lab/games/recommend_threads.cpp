@@ -1,0 +1,380 @@
+#include "lab/games/recommend_threads.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <stdexcept>
+
+#include <sstream>
+
+#include "lab/common/files.h"
+#include "lab/common/stats.h"
+#include "lab/common/text.h"
+#include "lab/games/transfer.h"
+
+namespace xq::lab::games {
+namespace {
+
+using common::fmt;
+
+constexpr double kAlpha = 0.05;
+
+std::string text_of(const Json& j, const char* key, const std::string& absent = "") {
+  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : absent;
+}
+double num_of(const Json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN;
+}
+
+// One backend's time-to-depth figures at p threads in one document.
+struct Contender {
+  std::string name, backend;
+  double speedup = 0, so = 0, lo = NAN, hi = NAN;  // lo, hi: paired spread over runs
+  int runs = 0;
+  std::vector<double> seconds;  // per position (median over runs)
+};
+
+struct LabEvidence {
+  const EvidenceDoc* doc = nullptr;
+  bool simulated = false;
+  int depth = 0, positions = 0, runs = 0;
+  std::vector<Contender> rows;  // best speedup first
+  std::size_t backends = 0;     // distinct backends among the rows
+};
+
+std::string name_of(const Json& r) {
+  std::string n = text_of(r, "backend") + "/" + text_of(r, "hash");
+  if (r.contains("ranks") && r["ranks"].is_number())
+    n += " " + std::to_string(r["ranks"].get<int>()) + "x" + std::to_string(r.value("threads", 0));
+  return n;
+}
+
+// Whether a row ran a parameter (lab --vary) away from the document's own
+// settings: the backends are compared as the document ran them by default.
+bool varied(const Json& doc, const Json& r) {
+  if (!r.contains("params") || !r["params"].is_array()) return false;
+  for (const Json& p : r["params"]) {
+    if (!p.is_string()) continue;
+    const std::string a = p.get<std::string>();
+    const std::size_t eq = a.find('=');
+    if (eq == std::string::npos) return true;
+    const std::string name = a.substr(0, eq), value = a.substr(eq + 1);
+    const Json& base = doc.contains("params") ? doc["params"] : Json();
+    if (!base.is_object() || !base.contains(name)) return true;
+    const Json& v = base[name];
+    if ((v.is_string() ? v.get<std::string>() : v.dump()) != value) return true;
+  }
+  return false;
+}
+
+int processors_of(const Json& r) {
+  if (r.contains("processors") && r["processors"].is_number()) return r["processors"].get<int>();
+  return r.value("threads", 0);
+}
+
+// The document's evidence at p threads, or nothing when it cannot speak for
+// p: another profile, a machine with fewer cores (measured), time-sliced
+// virtual cores or what-if costs (SIMULATED).
+std::optional<LabEvidence> lab_evidence(const EvidenceDoc& d, int p, const std::string& profile) {
+  const Json& j = d.doc;
+  if (text_of(j, "profile", "thesis") != profile) return std::nullopt;
+  LabEvidence e;
+  e.doc = &d;
+  e.simulated = text_of(j, "mode", "measured") == "simulated";
+  if (e.simulated) {
+    const Json& s = j["simulation"];
+    const double cores = num_of(s, "cores");
+    if (!std::isnan(cores) && cores > 0 && cores < p) return std::nullopt;
+    if (!text_of(s, "overrides").empty()) return std::nullopt;
+  } else {
+    const double nproc = j.contains("meta") ? num_of(j["meta"], "nproc") : NAN;
+    if (std::isnan(nproc) || nproc < p) return std::nullopt;
+  }
+  e.depth = j.value("depth", 0);
+  e.positions = j.value("positions", 0);
+  e.runs = j.value("runs", 1);
+  for (const Json& r : j["results"]) {
+    // At one thread the serial search is a contender too.
+    if ((p > 1 && text_of(r, "backend") == "serial") || processors_of(r) != p || varied(j, r))
+      continue;
+    Contender c;
+    c.name = name_of(r);
+    c.backend = text_of(r, "backend");
+    c.speedup = num_of(r, "speedup");
+    c.so = num_of(r, "search_overhead");
+    if (r.contains("paired_speedup") && r["paired_speedup"].is_object()) {
+      c.lo = num_of(r["paired_speedup"], "min");
+      c.hi = num_of(r["paired_speedup"], "max");
+      if (r["paired_speedup"].contains("runs")) c.runs = int(r["paired_speedup"]["runs"].size());
+    }
+    if (r.contains("positions"))
+      for (const Json& q : r["positions"]) c.seconds.push_back(num_of(q, "seconds"));
+    if (!std::isnan(c.speedup)) e.rows.push_back(c);
+  }
+  if (e.rows.empty()) return std::nullopt;
+  std::stable_sort(e.rows.begin(), e.rows.end(),
+                   [](const Contender& a, const Contender& b) { return a.speedup > b.speedup; });
+  std::set<std::string> names;
+  for (const Contender& c : e.rows) names.insert(c.backend);
+  e.backends = names.size();
+  return e;
+}
+
+// Documents that compare at least two backends come first, then the deepest
+// search, then the most backends, then the most positions x runs.
+bool better(const LabEvidence& a, const LabEvidence& b) {
+  const auto key = [](const LabEvidence& e) {
+    return std::tuple(e.backends >= 2, e.depth, e.backends, e.positions * e.runs);
+  };
+  return key(a) > key(b);
+}
+
+struct SignCount {
+  int faster = 0, slower = 0;
+};
+SignCount sign_count(const Contender& a, const Contender& b) {
+  SignCount s;
+  for (std::size_t i = 0; i < std::min(a.seconds.size(), b.seconds.size()); ++i) {
+    if (a.seconds[i] < b.seconds[i]) ++s.faster;
+    else if (a.seconds[i] > b.seconds[i]) ++s.slower;
+  }
+  return s;
+}
+
+// Positions more, all won by the leader, before the sign test decides.
+int positions_needed(SignCount s) {
+  for (int m = 1; m <= 1000; ++m)
+    if (common::sign_test_p(s.faster + m, s.slower) < kAlpha) return m;
+  return -1;
+}
+
+std::string spread(const Contender& c) {
+  return std::isnan(c.lo) || c.runs < 2 ? "" : " [" + fmt("%.3f", c.lo) + ", " + fmt("%.3f", c.hi) + "]";
+}
+
+struct EloRow {
+  std::string name;
+  double elo = NAN, lo = NAN, hi = NAN;
+  std::int64_t pairs = 0;
+};
+
+struct GamesEvidence {
+  const EvidenceDoc* doc = nullptr;
+  std::string tc;
+  int games = 0;
+  std::vector<EloRow> rows;  // best Elo first
+};
+
+std::optional<GamesEvidence> games_evidence(const EvidenceDoc& d, int p, const std::string& profile) {
+  const Json& t = d.doc["transfer"];
+  if (t.value("threads", 0) != p || !t.contains("profiles")) return std::nullopt;
+  for (const Json& prof : t["profiles"]) {
+    if (text_of(prof, "profile") != profile) continue;
+    GamesEvidence g{&d, text_of(t, "time_control"), t.value("games", 0), {}};
+    for (const Json& r : prof["rows"]) {
+      if (!r.contains("time") || !r["time"].is_object() || !r["time"].contains("elo")) continue;
+      const Json& e = r["time"]["elo"];
+      if (!e.is_object()) continue;
+      g.rows.push_back({text_of(r, "backend"), num_of(e, "elo"), num_of(e, "lower"),
+                        num_of(e, "upper"), e.value("pairs", std::int64_t{0})});
+    }
+    std::stable_sort(g.rows.begin(), g.rows.end(),
+                     [](const EloRow& a, const EloRow& b) { return a.elo > b.elo; });
+    if (g.rows.size() >= 1) return g;
+  }
+  return std::nullopt;
+}
+
+std::string n_threads(int p) { return std::to_string(p) + (p == 1 ? " thread" : " threads"); }
+
+bool finite(const EloRow& r) { return std::isfinite(r.lo) && std::isfinite(r.hi); }
+
+bool elo_separated(const EloRow& a, const EloRow& b) {
+  return finite(a) && finite(b) && a.pairs >= kMinSeparatingPairs &&
+         b.pairs >= kMinSeparatingPairs && a.lo > b.hi;
+}
+
+std::string elo_text(const EloRow& r) {
+  return r.name + " " + fmt("%.1f", r.elo) + (finite(r) ? " [" + fmt("%.1f", r.lo) + ", " + fmt("%.1f", r.hi) + "]" : " [not estimable]");
+}
+
+void decide_by_time(ThreadsDecision& row, const LabEvidence& e, int p) {
+  row.kind = e.simulated ? "SIMULATED" : "measured";
+  row.evidence = std::string(e.simulated ? "SIMULATED" : "measured") + " time to depth, depth " +
+                 std::to_string(e.depth) + ", " + std::to_string(e.positions) + " positions x " +
+                 std::to_string(e.runs) + (e.simulated ? " seed(s)" : " run(s)") + ", " +
+                 std::to_string(e.backends) + " backend(s) (" + e.doc->path + ")";
+  const Contender& a = e.rows[0];
+  if (e.backends < 2) {
+    row.decision = "undecided: only " + a.name + " measured at " + n_threads(p);
+    row.figure = "S " + a.name + " " + fmt("%.3f", a.speedup) + spread(a) + ", SO " + fmt("%.3f", a.so);
+    row.next = "a lab document with more backends at " + n_threads(p);
+    return;
+  }
+  // The runner-up is the best row of another backend (another scheme of the
+  // same backend does not make a second backend).
+  std::size_t k = 1;
+  while (e.rows[k].backend == a.backend) ++k;  // another backend exists: e.backends >= 2
+  const Contender& b = e.rows[k];
+  const SignCount s = sign_count(a, b);
+  const double sign_p = common::sign_test_p(s.faster, s.slower);
+  const bool spreads = a.runs >= 2 && b.runs >= 2 && !std::isnan(a.lo) && !std::isnan(b.hi) &&
+                       a.lo > b.hi;
+  row.figure = "S " + a.name + " " + fmt("%.3f", a.speedup) + spread(a) + " against " + b.name + " " +
+               fmt("%.3f", b.speedup) + spread(b) + "; SO " + fmt("%.3f", a.so) + " / " + fmt("%.3f", b.so) +
+               "; faster on " + std::to_string(s.faster) + " of " +
+               std::to_string(s.faster + s.slower) + " positions (sign test p " +
+               fmt("%.3f", sign_p) + ")";
+  row.decided = spreads || sign_p < kAlpha;
+  row.decision = row.decided ? a.name : "undecided between " + a.name + " and " + b.name;
+  if (row.decided) return;
+  const int m = positions_needed(s);
+  if (s.faster <= s.slower)
+    row.next = "the positions favour neither (" + a.name + " faster on " + std::to_string(s.faster) +
+               ", slower on " + std::to_string(s.slower) +
+               "): more positions are unlikely to decide; a deeper search or more runs";
+  else row.next = m > 0 ? std::to_string(m) + (m == 1 ? " more position" : " more positions") +
+                         " at depth " + std::to_string(e.depth) +
+                         ", if " + a.name + " is faster on each"
+                   : "more positions: the sign test cannot decide at this split";
+  if (e.simulated)
+    row.next += "; measured: bench/scaling.sh on a machine with at least " + std::to_string(p) +
+                " cores";
+}
+
+// The games beside (or instead of) time to depth.
+void weigh_games(ThreadsDecision& row, const GamesEvidence& g) {
+  const std::string size = std::to_string(g.games) + " games a match at " + g.tc + " (" + g.doc->path + ")";
+  if (g.rows.size() < 2) {
+    row.games = "Elo against serial: " + elo_text(g.rows[0]) + "; " + size;
+    return;
+  }
+  const EloRow& a = g.rows[0];
+  const EloRow& b = g.rows[1];
+  const bool sep = elo_separated(a, b);
+  row.games = "Elo against serial: " + elo_text(a) + " against " + elo_text(b) + "; " + size +
+              (sep ? "; separated" : "; not separated");
+  std::string more;
+  const double gap = a.elo - b.elo;
+  if (!sep && finite(a) && finite(b) && gap > 0) {
+    const double hw = (a.hi - a.lo) / 2 + (b.hi - b.lo) / 2;
+    const double pairs = double(std::max(a.pairs, b.pairs));
+    const double need = std::ceil(pairs * (hw / gap) * (hw / gap));
+    more = "about " + std::to_string(std::int64_t(2 * std::max(0.0, need - pairs))) +
+           " more games a match, if the gap of " + fmt("%.1f", gap) + " Elo holds";
+  } else if (!sep) {
+    more = "games favour neither side: no count of games is predicted to separate them";
+  }
+  const std::string lead = a.name;
+  if (row.kind == "none") {
+    row.kind = "games";
+    row.evidence = "Elo at " + g.tc + ", " + size;
+    row.figure = row.games;
+    row.games.clear();
+    row.decided = sep;
+    row.decision = sep ? lead : "undecided between " + a.name + " and " + b.name;
+    row.next = sep ? "" : more;
+    return;
+  }
+  if (!sep) return;
+  if (row.decided && row.decision.rfind(lead + "/", 0) != 0 && row.decision != lead) {
+    row.decided = false;
+    row.next = "the games (" + lead + ") and time to depth (" + row.decision +
+               ") disagree: more of both";
+    row.decision = "undecided: time to depth says " + row.decision + ", games say " + lead;
+  }
+}
+
+}  // namespace
+
+std::vector<EvidenceDoc> read_evidence(const std::string& path, const std::string& what) {
+  const std::string text = common::read_input_file(path, what + " file");
+  std::vector<EvidenceDoc> out;
+  try {
+    out.push_back({path, Json::parse(text)});
+  } catch (const std::exception&) {
+    out.clear();
+    std::istringstream in(text);
+    std::string line;
+    try {
+      while (std::getline(in, line))
+        if (line.find_first_not_of(" \t\r") != std::string::npos)
+          out.push_back({path, Json::parse(line)});
+    } catch (const std::exception&) {
+      throw std::invalid_argument(what + " file '" + path + "' is not JSON (one object, or one per line)");
+    }
+  }
+  if (out.empty()) throw std::invalid_argument(what + " file '" + path + "' is empty");
+  return out;
+}
+
+std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
+                                               const std::string& profile,
+                                               const std::vector<EvidenceDoc>& labs,
+                                               const std::vector<EvidenceDoc>& transfers) {
+  for (const EvidenceDoc& d : labs)
+    if (!d.doc.is_object() || !d.doc.contains("results") || !d.doc["results"].is_array())
+      throw std::invalid_argument("recommend: '" + d.path + "' is not a lab document (no \"results\")");
+  for (const EvidenceDoc& d : transfers)
+    if (!d.doc.is_object() || !d.doc.contains("transfer") || !d.doc["transfer"].is_object())
+      throw std::invalid_argument("recommend: '" + d.path + "' is not a transfer document (no \"transfer\")");
+  std::vector<ThreadsDecision> out;
+  for (const int p : threads) {
+    ThreadsDecision row;
+    row.threads = p;
+    row.kind = "none";
+    std::optional<LabEvidence> measured, simulated;
+    for (const EvidenceDoc& d : labs) {
+      std::optional<LabEvidence> e = lab_evidence(d, p, profile);
+      if (!e) continue;
+      std::optional<LabEvidence>& slot = e->simulated ? simulated : measured;
+      if (!slot || better(*e, *slot)) slot = std::move(e);
+    }
+    if (measured) decide_by_time(row, *measured, p);
+    else if (simulated) decide_by_time(row, *simulated, p);
+    std::optional<GamesEvidence> games;
+    for (const EvidenceDoc& d : transfers) {
+      std::optional<GamesEvidence> g = games_evidence(d, p, profile);
+      if (g && (!games || g->games > games->games)) games = std::move(g);
+    }
+    if (games) weigh_games(row, *games);
+    if (row.kind == "none") {
+      row.decision = "no evidence";
+      row.evidence = "no lab document of the " + profile + " profile at " + n_threads(p) +
+                     " (measured on at least " + std::to_string(p) +
+                     " core(s), or SIMULATED), no games";
+      row.next = "bench/many_cores.sh with THREADS=" + std::to_string(p) +
+                 " (SIMULATED), or bench/scaling.sh on a machine with at least " +
+                 std::to_string(p) + " cores";
+    }
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::string& profile) {
+  std::string s = "Which backend for N threads, " + profile +
+                  " profile, from documents (no search, no game played here)\n";
+  for (const ThreadsDecision& r : rows) {
+    s += n_threads(r.threads) + ": " + r.decision +
+         (r.kind == "SIMULATED" ? " (SIMULATED)" : "") + "\n";
+    s += "  evidence: " + r.evidence + "\n";
+    if (!r.figure.empty()) s += "  figure:   " + r.figure + "\n";
+    if (!r.games.empty()) s += "  games:    " + r.games + "\n";
+    if (!r.next.empty()) s += "  next:     " + r.next + "\n";
+  }
+  return s;
+}
+
+Json threads_json(const std::vector<ThreadsDecision>& rows, const std::string& profile) {
+  Json out = Json::array();
+  for (const ThreadsDecision& r : rows)
+    out.push_back({{"threads", r.threads}, {"kind", r.kind}, {"simulated", r.kind == "SIMULATED"},
+                   {"decision", r.decision}, {"decided", r.decided}, {"evidence", r.evidence},
+                   {"figure", r.figure}, {"games", r.games}, {"next", r.next}});
+  return Json{{"profile", profile}, {"rows", out}};
+}
+
+}  // namespace xq::lab::games

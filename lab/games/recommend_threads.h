@@ -1,0 +1,70 @@
+// Which backend for N threads, from documents alone: per thread count one
+// decision -- a backend, "undecided between A and B", or "no evidence" --
+// and the evidence it rests on, never mixing profiles, depths or kinds of
+// evidence in one row.
+//
+// The evidence, per thread count p and the profile asked for:
+//  - measured time to depth: a lab document measured (mode "measured") on a
+//    machine with at least p hardware threads (its meta.nproc); above that
+//    the operating system time-slices the threads and the times are no speed;
+//  - SIMULATED time to depth beyond: a simulated lab document with a core per
+//    logical thread (--sim-cores 0 or at least p), labelled SIMULATED;
+//  - Elo where games exist: a `xqlab transfer` document whose threads are p
+//    (each backend's Elo against the profile's serial search at 1 thread, at
+//    a time control).
+// Time to depth decides when measured evidence exists, else SIMULATED; among
+// the documents of that kind the deepest search decides (then the most
+// positions x runs), its own depth named. The games confirm, overturn or
+// (with no time to depth) make the decision: when both decide and disagree,
+// the row is undecided and says why.
+//
+// Separated (decided): the leader's and the runner-up's paired speedups'
+// spreads over runs (or seeds) do not overlap (at least 2 runs: the rule of
+// `transfer`), or the leader's time is lower on enough of the positions for
+// a two-sided sign test at p < 0.05 (8 of 8 positions; 13 of 16); Elo: the
+// 95 % intervals do not overlap, each on at least kMinSeparatingPairs
+// pairs. Each undecided row names the cheapest next measurement that could
+// decide it: more positions (how many, if the leader keeps winning them),
+// more games (how many, if the gap holds), or a run on a machine with at
+// least p cores (bench/scaling.sh).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "lab/common/json.h"
+
+namespace xq::lab::games {
+
+struct EvidenceDoc {
+  std::string path;
+  Json doc;
+};
+
+struct ThreadsDecision {
+  int threads = 0;
+  std::string kind;      // "measured", "SIMULATED", "games" or "none"
+  std::string decision;  // a backend, "undecided between A and B", "no evidence"
+  bool decided = false;
+  std::string evidence;  // kind, depth, size (positions, runs or seeds, games), document
+  std::string figure;    // what decides: S and sign test, or Elo
+  std::string games;     // the Elo evidence beside time to depth ("" when none)
+  std::string next;      // the cheapest next measurement ("" when decided)
+};
+
+// The documents of one file (.gz too): one JSON object, or one per line.
+// Throws std::invalid_argument, naming the file and `what` (the option),
+// when it cannot be read or parsed.
+std::vector<EvidenceDoc> read_evidence(const std::string& path, const std::string& what);
+
+// `labs`: lab documents (measured or simulated); `transfers`: transfer
+// documents. Throws std::invalid_argument on a document of neither kind.
+std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
+                                               const std::string& profile,
+                                               const std::vector<EvidenceDoc>& labs,
+                                               const std::vector<EvidenceDoc>& transfers);
+
+std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::string& profile);
+Json threads_json(const std::vector<ThreadsDecision>& rows, const std::string& profile);
+
+}  // namespace xq::lab::games
