@@ -126,7 +126,8 @@ int run(const ReportArgs& a) {
 Command add_report(CLI::App& root) {
   auto a = std::make_shared<ReportArgs>();
   CLI::App* app = root.add_subcommand("report", "one HTML page with SVG charts from the JSON of "
-                                                "lab, stress, ablation and match; with --index, "
+                                                "lab, stress, ablation, match and recommend "
+                                                "--threads LIST; with --index, "
                                                 "docs/RESULTS.md from docs/targets.json");
   app->add_option("--out", a->out, "folder of report.html (created when missing); with --index "
                   "the index written (default docs/RESULTS.md, relative to --root)");

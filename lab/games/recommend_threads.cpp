@@ -206,6 +206,7 @@ void decide_by_time(ThreadsDecision& row, const LabEvidence& e, int p) {
                  std::to_string(e.depth) + ", " + std::to_string(e.positions) + " positions x " +
                  std::to_string(e.runs) + (e.simulated ? " seed(s)" : " run(s)") + ", " +
                  std::to_string(e.backends) + " backend(s) (" + e.doc->path + ")";
+  for (const Contender& c : e.rows) row.points.push_back({c.name, c.speedup, c.so});
   const Contender& a = e.rows[0];
   if (e.backends < 2) {
     row.decision = "undecided: only " + a.name + " measured at " + n_threads(p);
@@ -370,10 +371,14 @@ std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::st
 
 Json threads_json(const std::vector<ThreadsDecision>& rows, const std::string& profile) {
   Json out = Json::array();
-  for (const ThreadsDecision& r : rows)
+  for (const ThreadsDecision& r : rows) {
+    Json points = Json::array();
+    for (const ThreadsDecision::Point& q : r.points)
+      points.push_back({{"name", q.name}, {"speedup", q.speedup}, {"search_overhead", q.overhead}});
     out.push_back({{"threads", r.threads}, {"kind", r.kind}, {"simulated", r.kind == "SIMULATED"},
                    {"decision", r.decision}, {"decided", r.decided}, {"evidence", r.evidence},
-                   {"figure", r.figure}, {"games", r.games}, {"next", r.next}});
+                   {"figure", r.figure}, {"games", r.games}, {"next", r.next}, {"points", points}});
+  }
   return Json{{"profile", profile}, {"rows", out}};
 }
 

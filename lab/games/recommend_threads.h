@@ -50,6 +50,14 @@ struct ThreadsDecision {
   std::string figure;    // what decides: S and sign test, or Elo
   std::string games;     // the Elo evidence beside time to depth ("" when none)
   std::string next;      // the cheapest next measurement ("" when decided)
+  // Every backend's speedup and search overhead at this thread count in the
+  // document that decided (time to depth only): the curves of the report's
+  // "Which backend for N threads".
+  struct Point {
+    std::string name;
+    double speedup = 0, overhead = 0;
+  };
+  std::vector<Point> points;
 };
 
 // The documents of one file (.gz too): one JSON object, or one per line.

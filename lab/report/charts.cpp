@@ -137,7 +137,10 @@ std::string line_chart(const LineChart& c) {
   for (std::size_t i = 0; i < c.series.size(); ++i) {
     const Series& s = c.series[i];
     const std::string col = svg::colour(i);
-    const double nudge = c.integer_x ? (double(i) - double(c.series.size() - 1) / 2) * 5 : 0;
+    // Series are nudged apart around their x so whiskers do not overlap: 5
+    // pixels each, at most 40 in all.
+    const double step = c.series.size() > 1 ? std::min(5.0, 40.0 / double(c.series.size() - 1)) : 0;
+    const double nudge = c.integer_x ? (double(i) - double(c.series.size() - 1) / 2) * step : 0;
     std::vector<std::pair<double, double>> pts;
     for (const Point& p : s.points) pts.emplace_back(x(p.x) + nudge, y.scale(p.y));
     w.polyline(pts, col, 2, s.dashed ? "6 4" : "");

@@ -79,6 +79,7 @@ std::string inputs_html(const std::vector<ReportInput>& inputs) {
 std::string document_kind(const Json& d) {
   if (!d.is_object()) return "";
   if (d.contains("match")) return "match";
+  if (d.contains("recommend_threads") && d["recommend_threads"].is_object()) return "recommend";
   if (d.contains("results") && d["results"].is_array()) return "lab";
   if (d.contains("rows") && d["rows"].is_array()) return "ablation";
   if (d.contains("hash") && d.contains("ops")) return "stress";
@@ -97,7 +98,7 @@ std::vector<ReportInput> read_report_inputs(const std::vector<std::string>& path
       for (const Json& d : in.docs)
         if (document_kind(d).empty())
           throw std::invalid_argument("report input '" + p + "' holds a document that is none of "
-                                      "lab, stress, ablation or match JSON");
+                                      "lab, stress, ablation, match or recommend JSON");
     }
     out.push_back(std::move(in));
   }
@@ -117,6 +118,7 @@ std::string report_html(const std::vector<ReportInput>& inputs) {
       }
       const int n = ++seen[kind];
       if (kind == "ablation") body += report::ablation_section(d, n);
+      else if (kind == "recommend") body += report::recommend_section(d, n);
       else if (kind == "match") body += report::match_section(d, n);
       else if (kind == "stress") stress.push_back(d);
     }

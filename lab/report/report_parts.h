@@ -38,6 +38,10 @@ std::string lab_section(const Json& doc, int n);
 std::string stress_section(const std::vector<Json>& docs);
 std::string ablation_section(const Json& doc, int n);
 std::string match_section(const Json& doc, int n);
+// "Which backend for N threads" (`xqlab recommend --threads LIST --json`):
+// every backend's speedup against the thread count, measured and SIMULATED
+// points as separate curves, and the decision per thread count beneath.
+std::string recommend_section(const Json& doc, int n);
 std::string id_for(const std::string& base, int n);
 
 // Entry-mode stress runs (rounds) of one scheme, thread count, table size

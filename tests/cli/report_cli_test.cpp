@@ -204,6 +204,31 @@ TEST(ReportCli, SimulatedSweepDocumentsAreOneChart) {
   EXPECT_NE(page.find("no caches, no memory bandwidth, no NUMA"), std::string::npos);
 }
 
+// "Which backend for N threads": `recommend --threads LIST --json` as a
+// report input draws the speedups behind each decision (SIMULATED ones
+// dashed and named so) and the decisions beneath.
+TEST(ReportCli, WhichBackendForNThreadsFromARecommendDocument) {
+  const std::string dir = ::testing::TempDir() + "xqlab_report_which";
+  const std::string lab = dir + "_lab-SIMULATED.json", rec = dir + "_recommend.json";
+  const XqlabRun l = xq::test::run_xqlab(xq::test::with(
+      {"lab", "--simulate", "--backends", "serial,ybwc,lazysmp", "--threads", "2,4", "--depth", "3",
+       "--runs", "1", "--quiet", "--json-file", lab},
+      xq::test::lab_size_args()));
+  ASSERT_EQ(l.status, 0) << l.err;
+  const XqlabRun r = xq::test::run_xqlab({"recommend", "--threads", "2,4,64", "--lab-json", lab, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ofstream(rec) << r.out;
+  const XqlabRun page_run = xq::test::run_xqlab({"report", "--out", dir, rec});
+  ASSERT_EQ(page_run.status, 0) << page_run.err;
+  const std::string page = read_file(dir + "/report.html");
+  EXPECT_NE(page.find("<h2>Which backend for N threads (thesis profile)</h2>"), std::string::npos);
+  EXPECT_NE(page.find("id=\"which-backend\""), std::string::npos);
+  EXPECT_NE(page.find("ybwc (SIMULATED)"), std::string::npos);
+  EXPECT_NE(page.find("lazysmp (SIMULATED)"), std::string::npos);
+  EXPECT_NE(page.find("<td>no evidence</td>"), std::string::npos);  // 64 threads
+  EXPECT_NE(page.find("bench/many_cores.sh with THREADS=64"), std::string::npos);
+}
+
 TEST(ReportCli, MissingInputsAreNamed) {
   const std::string dir = ::testing::TempDir() + "xqlab_report_missing";
   const std::string absent = dir + "_nosuch.json";
