@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "lab/common/files.h"
+#include "lab/common/lab_merge.h"
 #include "lab/common/stats.h"
 #include "lab/common/text.h"
 #include "lab/games/transfer.h"
@@ -321,13 +322,23 @@ std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
   for (const EvidenceDoc& d : transfers)
     if (!d.doc.is_object() || !d.doc.contains("transfer") || !d.doc["transfer"].is_object())
       throw std::invalid_argument("recommend: '" + d.path + "' is not a transfer document (no \"transfer\")");
+  // A SIMULATED sweep run a backend at a time is one document (its paths
+  // joined by " + "), so that every family it holds competes.
+  std::vector<Json> docs;
+  for (const EvidenceDoc& d : labs) docs.push_back(d.doc);
+  std::vector<EvidenceDoc> merged;
+  for (const std::vector<std::size_t>& g : common::sweep_groups(docs)) {
+    std::string path;
+    for (const std::size_t k : g) path += (path.empty() ? "" : " + ") + labs[k].path;
+    merged.push_back({path, common::merge_sweep(docs, g)});
+  }
   std::vector<ThreadsDecision> out;
   for (const int p : threads) {
     ThreadsDecision row;
     row.threads = p;
     row.kind = "none";
     std::optional<LabEvidence> measured, simulated;
-    for (const EvidenceDoc& d : labs) {
+    for (const EvidenceDoc& d : merged) {
       std::optional<LabEvidence> e = lab_evidence(d, p, profile);
       if (!e) continue;
       std::optional<LabEvidence>& slot = e->simulated ? simulated : measured;

@@ -12,7 +12,9 @@
 //  - Elo where games exist: a `xqlab transfer` document whose threads are p
 //    (each backend's Elo against the profile's serial search at 1 thread, at
 //    a time control).
-// Time to depth decides when measured evidence exists, else SIMULATED; among
+// The documents of one SIMULATED sweep run a backend at a time are read as
+// one (lab/common/lab_merge.h). Time to depth decides when measured evidence
+// exists, else SIMULATED; among
 // the documents of that kind the deepest search decides (then the most
 // positions x runs), its own depth named. The games confirm, overturn or
 // (with no time to depth) make the decision: when both decide and disagree,

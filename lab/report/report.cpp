@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "lab/common/files.h"
+#include "lab/common/lab_merge.h"
 #include "lab/report/report_parts.h"
 #include "lab/report/svg.h"
 
@@ -123,7 +124,7 @@ std::string report_html(const std::vector<ReportInput>& inputs) {
       else if (kind == "stress") stress.push_back(d);
     }
   std::string lab_body;
-  for (const Json& d : merge_lab_sweeps(labs)) lab_body += report::lab_section(d, ++seen["lab"]);
+  for (const Json& d : common::merge_lab_sweeps(labs)) lab_body += report::lab_section(d, ++seen["lab"]);
   body = lab_body + body;
   std::string absent;
   if (!seen.count("lab"))

@@ -51,13 +51,4 @@ std::string id_for(const std::string& base, int n);
 // the first run's "meta".
 std::vector<Json> merge_stress_rounds(const std::vector<Json>& runs);
 
-// SIMULATED lab documents of one sweep run a backend at a time (as
-// bench/many_cores.sh does) merged into one, so that one chart holds every
-// family's curve: documents run alike (mode, simulated machine, suite, depth,
-// profile, runs, table, parameters) whose serial rows agree to the node and
-// the virtual second and whose other rows do not repeat; the first one's
-// settings, "meta.merged_from" each one's command, date and commit. Measured documents, and any that
-// differ, are returned as they are, in order.
-std::vector<Json> merge_lab_sweeps(const std::vector<Json>& docs);
-
 }  // namespace xq::lab::report

@@ -129,6 +129,18 @@ TEST(RecommendThreads, ProfilesDepthsAndVariedRowsAreNeverMixed) {
   EXPECT_EQ(m[0].decision, "lazysmp/xor");
 }
 
+// A SIMULATED sweep run a backend at a time (bench/many_cores.sh): its
+// documents are one, so the backends in different files compete.
+TEST(RecommendThreads, ASweepRunABackendAtATimeIsOneEvidence) {
+  const std::vector<EvidenceDoc> labs{lab("ybwc.json", "simulated", 2, 11, {row("ybwc", 64, kSlow)}),
+                                      lab("dts.json", "simulated", 2, 11, {row("dts", 64, kFast)})};
+  const auto r = recommend_threads({64}, "thesis", labs, {});
+  EXPECT_EQ(r[0].decision, "dts/xor");
+  EXPECT_NE(r[0].evidence.find("2 backend(s) (ybwc.json + dts.json)"), std::string::npos)
+      << r[0].evidence;
+  EXPECT_EQ(r[0].points.size(), 2u);
+}
+
 TEST(RecommendThreads, TimeSlicedOrWhatIfSimulationsAreNoCurve) {
   EvidenceDoc sliced = lab("sliced.json", "simulated", 2, 9, {row("ybwc", 8, kFast), row("dts", 8, kSlow)});
   sliced.doc["simulation"]["cores"] = 2;

@@ -3,12 +3,13 @@
 // anything else stays as it was.
 #include <gtest/gtest.h>
 
-#include "lab/report/report_parts.h"
+#include "lab/common/lab_merge.h"
 
 namespace {
 
 using xq::Json;
-using xq::lab::report::merge_lab_sweeps;
+using xq::lab::common::merge_lab_sweeps;
+using xq::lab::common::sweep_groups;
 
 Json row(const std::string& backend, int threads, double nodes, double seconds) {
   return Json{{"backend", backend}, {"hash", "xor"}, {"threads", threads},
