@@ -21,23 +21,24 @@
 # a simulation's figures do not depend on the load, so it yields to builds).
 # Every document and summary is labelled SIMULATED by the lab itself.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/sweep_defaults.sh"
 out="${1:?usage: bench/many_cores.sh OUTDIR [BACKENDS] [DEPTH] [SEEDS] [PROFILE]}"
-backends="${2:-ybwc,dts,jamboree,pvsplit,abdada-simple,abdada,lazysmp,aspiration,uidpabs}"
-depth="${3:-11}"
+backends="${2:-$SWEEP_BACKENDS}"
+depth="${3:-$SWEEP_DEPTH}"
 seeds="${4:-1}"
 profile="${5:-thesis}"
-threads="${THREADS:-1,2,4,8,16,32,64,128,256}"
-hash_mb="${HASH_MB:-16}"
-xqlab="${XQLAB:-$root/build/xqlab}"
-[ -x "$xqlab" ] || { echo "many_cores.sh: no xqlab binary at $xqlab (scripts/lab.sh builds one)" >&2; exit 2; }
+threads="${THREADS:-$SWEEP_THREADS}"
+hash_mb="${HASH_MB:-$SWEEP_HASH_MB}"
+xqlab="${XQLAB:-$SWEEP_XQLAB}"
+root="$sweep_root"
+sweep_need_xqlab many_cores.sh "$xqlab"
 case "$profile" in thesis|modern) ;; *) echo "many_cores.sh: profile must be thesis or modern, not '$profile'" >&2; exit 2;; esac
 mkdir -p "$out"
 suite="$out/SUITE.csv"
 if [ -n "${SUITE:-}" ]; then
   cp "$SUITE" "$suite"
-elif [ ! -e "$suite" ]; then
-  head -9 "$root/data/middlegames.csv" > "$suite"
+else
+  sweep_suite "$suite"
 fi
 {
   echo "many_cores.sh plan, $(date -u +%FT%TZ), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores"

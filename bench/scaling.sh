@@ -31,29 +31,32 @@
 #             S error accepted (default 0.10), SO_LIMIT the SO(2) error
 #             accepted (default 0.03), HASH_MB (default 16)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$(dirname "$0")/sweep_defaults.sh"
+root="$sweep_root"
 out="${1:?usage: bench/scaling.sh OUTDIR [PROFILE] [BACKENDS] [DEPTH]}"
 profile="${2:-$root/data/sim/epyc-2c.json}"
-backends="${3:-ybwc,dts,jamboree,pvsplit,abdada-simple,abdada,lazysmp,aspiration,uidpabs}"
-depth="${4:-11}"
+backends="${3:-$SWEEP_BACKENDS}"
+depth="${4:-$SWEEP_DEPTH}"
 runs="${RUNS:-3}"
 seeds="${SEEDS:-3}"
 limit="${LIMIT:-0.10}"
-hash_mb="${HASH_MB:-16}"
+hash_mb="${HASH_MB:-$SWEEP_HASH_MB}"
 so_limit="${SO_LIMIT:-0.03}"
-xqlab="${XQLAB:-$root/build/xqlab}"
-[ -x "$xqlab" ] || { echo "scaling.sh: no xqlab binary at $xqlab (scripts/lab.sh builds one)" >&2; exit 2; }
+xqlab="${XQLAB:-$SWEEP_XQLAB}"
+sweep_need_xqlab scaling.sh "$xqlab"
 [ -r "$profile" ] || { echo "scaling.sh: cannot read profile $profile" >&2; exit 2; }
 mkdir -p "$out"
 cores=$(nproc)
 threads=""
-for p in 1 2 4 8 16 32 64 128 256; do
+IFS=, read -r -a sweep_counts <<< "$SWEEP_THREADS"
+for p in "${sweep_counts[@]}"; do
   [ "$p" -le "$cores" ] && threads="$threads${threads:+,}$p"
 done
 if [ "${OVERSUB:-0}" = 1 ]; then
   threads="$threads,$((2 * cores)),$((4 * cores))"
 fi
-head -9 "$root/data/middlegames.csv" > "$out/suite.csv"
+rm -f "$out/suite.csv"
+sweep_suite "$out/suite.csv"
 echo "scaling.sh: $cores cores; threads $threads; backends $backends; depth $depth; $runs real runs, $seeds seeds" >&2
 "$xqlab" lab --suite "$out/suite.csv" --backends "$backends" --threads "$threads" --depth "$depth" \
   --runs "$runs" --hash-mb "$hash_mb" --quiet --json-file "$out/real.json" > "$out/real.txt"
