@@ -28,7 +28,7 @@ namespace {
 
 struct RecommendArgs {
   std::vector<std::string> candidates, sprt{"elo0=0", "elo1=20", "alpha=0.05", "beta=0.05"};
-  std::vector<std::string> lab_json, transfer_json;
+  std::vector<std::string> lab_json, transfer_json, match_json;
   std::string hash = "xor", tc, suite = lab::common::default_suite_path(), results;
   BookArgs book;
   std::vector<int> threads{2};
@@ -47,14 +47,16 @@ int run_from_documents(const RecommendArgs& a) {
       throw UsageError(std::string("recommend from documents searches and plays nothing: ") + o +
                        " does not apply (give one thread count without --from-documents to "
                        "measure)");
-  if (a.lab_json.empty() && a.transfer_json.empty())
-    throw UsageError("recommend from documents: give --lab-json and/or --transfer-json files");
-  std::vector<lab::games::EvidenceDoc> labs, transfers;
+  if (a.lab_json.empty() && a.transfer_json.empty() && a.match_json.empty())
+    throw UsageError("recommend from documents: give --lab-json, --transfer-json or --match-json files");
+  std::vector<lab::games::EvidenceDoc> labs, games;
   for (const std::string& f : a.lab_json)
     for (auto& d : lab::games::read_evidence(f, "--lab-json")) labs.push_back(std::move(d));
   for (const std::string& f : a.transfer_json)
-    for (auto& d : lab::games::read_evidence(f, "--transfer-json")) transfers.push_back(std::move(d));
-  const auto rows = lab::games::recommend_threads(a.threads, a.profile, labs, transfers);
+    for (auto& d : lab::games::read_evidence(f, "--transfer-json")) games.push_back(std::move(d));
+  for (const std::string& f : a.match_json)
+    for (auto& d : lab::games::read_evidence(f, "--match-json")) games.push_back(std::move(d));
+  const auto rows = lab::games::recommend_threads(a.threads, a.profile, labs, games);
   if (a.json)
     print_json(Json{{"meta", lab::common::run_meta(invocation())},
                     {"recommend_threads", lab::games::threads_json(rows, a.profile)}});
@@ -87,8 +89,8 @@ std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a,
 
 int run(const RecommendArgs& a) {
   if (a.from_documents || a.threads.size() > 1) return run_from_documents(a);
-  if (!a.transfer_json.empty())
-    throw UsageError("--transfer-json is read from documents only (--from-documents)");
+  if (!a.transfer_json.empty() || !a.match_json.empty())
+    throw UsageError("--transfer-json and --match-json are read from documents only (--from-documents)");
   if (a.lab_json.size() > 1)
     throw UsageError("one --lab-json file when recommend measures (several with --from-documents)");
   const int threads = a.threads.front();
@@ -154,8 +156,12 @@ Command add_recommend(CLI::App& root) {
   app->add_option("--transfer-json", a->transfer_json,
                   "from documents: `xqlab transfer --json` output, the Elo of each backend at its "
                   "thread count (repeatable)");
+  app->add_option("--match-json", a->match_json,
+                  "from documents: `xqlab match --json` output, head-to-head games of two xqlab "
+                  "backends at a thread count (repeatable)");
   app->add_flag("--from-documents", a->from_documents,
-                "decide from --lab-json and --transfer-json documents alone, one decision per "
+                "decide from --lab-json, --transfer-json and --match-json documents alone, one "
+                "decision per "
                 "thread count: no search, no game (implied by several --threads)");
   app->add_option("--lab-depth", a->lab_depth, "depth of the lab's searches")
       ->check(CLI::Range(1, int(kMaxDepth)))->capture_default_str();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -247,46 +249,133 @@ void decide_by_time(ThreadsDecision& row, const LabEvidence& e, int p) {
 }
 
 // The games beside (or instead of) time to depth.
-void weigh_games(ThreadsDecision& row, const GamesEvidence& g) {
+// What a kind of games says at one thread count: a leader and a runner-up,
+// whether the games separate them, the line that shows it, what would.
+struct GamesVerdict {
+  std::string leader, runner_up, text, evidence, next;
+  bool separated = false;
+};
+
+// Pairs more (as 2 games each) before intervals of half-width `hw` around a
+// gap of `gap` stop overlapping, if the gap holds.
+std::string more_games(double pairs, double hw, double gap) {
+  if (!(gap > 0) || !std::isfinite(hw))
+    return "games favour neither side: no count of games is predicted to separate them";
+  const double need = std::ceil(pairs * (hw / gap) * (hw / gap));
+  return "about " + std::to_string(std::int64_t(2 * std::max(0.0, need - pairs))) +
+         " more games, if the gap of " + fmt("%.1f", gap) + " Elo holds";
+}
+
+std::optional<GamesVerdict> transfer_verdict(const GamesEvidence& g) {
   const std::string size = std::to_string(g.games) + " games a match at " + g.tc + " (" + g.doc->path + ")";
+  GamesVerdict v;
+  v.evidence = "Elo against serial at " + g.tc + ", " + size;
   if (g.rows.size() < 2) {
-    row.games = "Elo against serial: " + elo_text(g.rows[0]) + "; " + size;
-    return;
+    v.text = "Elo against serial: " + elo_text(g.rows[0]) + "; " + size;
+    v.leader = g.rows[0].name;
+    v.next = "a second backend's games at this thread count";
+    return v;
   }
   const EloRow& a = g.rows[0];
   const EloRow& b = g.rows[1];
-  const bool sep = elo_separated(a, b);
-  row.games = "Elo against serial: " + elo_text(a) + " against " + elo_text(b) + "; " + size +
-              (sep ? "; separated" : "; not separated");
-  std::string more;
-  const double gap = a.elo - b.elo;
-  if (!sep && finite(a) && finite(b) && gap > 0) {
-    const double hw = (a.hi - a.lo) / 2 + (b.hi - b.lo) / 2;
-    const double pairs = double(std::max(a.pairs, b.pairs));
-    const double need = std::ceil(pairs * (hw / gap) * (hw / gap));
-    more = "about " + std::to_string(std::int64_t(2 * std::max(0.0, need - pairs))) +
-           " more games a match, if the gap of " + fmt("%.1f", gap) + " Elo holds";
-  } else if (!sep) {
-    more = "games favour neither side: no count of games is predicted to separate them";
-  }
-  const std::string lead = a.name;
+  v.leader = a.name;
+  v.runner_up = b.name;
+  v.separated = elo_separated(a, b);
+  v.text = "Elo against serial: " + elo_text(a) + " against " + elo_text(b) + "; " + size +
+           (v.separated ? "; separated" : "; not separated");
+  if (!v.separated)
+    v.next = finite(a) && finite(b)
+                 ? more_games(double(std::max(a.pairs, b.pairs)), (a.hi - a.lo) / 2 + (b.hi - b.lo) / 2,
+                              a.elo - b.elo) + " (a match)"
+                 : more_games(0, NAN, 0);
+  return v;
+}
+
+// Merges what the games say into the row: they decide a row that has no
+// time to depth, and undo a decision they contradict.
+void weigh_games(ThreadsDecision& row, const GamesVerdict& v) {
   if (row.kind == "none") {
     row.kind = "games";
-    row.evidence = "Elo at " + g.tc + ", " + size;
-    row.figure = row.games;
-    row.games.clear();
-    row.decided = sep;
-    row.decision = sep ? lead : "undecided between " + a.name + " and " + b.name;
-    row.next = sep ? "" : more;
+    row.evidence = v.evidence;
+    row.figure = v.text;
+    row.decided = v.separated;
+    row.decision = v.separated ? v.leader
+                   : v.runner_up.empty()
+                       ? "undecided: only " + v.leader + " played at " + n_threads(row.threads)
+                       : "undecided between " + v.leader + " and " + v.runner_up;
+    row.next = v.separated ? "" : v.next;
     return;
   }
-  if (!sep) return;
+  row.games += (row.games.empty() ? "" : "; ") + v.text;
+  if (!v.separated) return;
+  const std::string& lead = v.leader;
   if (row.decided && row.decision.rfind(lead + "/", 0) != 0 && row.decision != lead) {
     row.decided = false;
     row.next = "the games (" + lead + ") and time to depth (" + row.decision +
                ") disagree: more of both";
     row.decision = "undecided: time to depth says " + row.decision + ", games say " + lead;
   }
+}
+
+// Head-to-head games between two xqlab backends at p threads, the profile
+// asked for (`xqlab match --json`): the pairing with the most games.
+std::map<std::string, std::string> spec_fields(const std::string& spec) {
+  std::map<std::string, std::string> f;
+  if (spec.rfind("xqlab:", 0) != 0) return f;
+  for (const std::string& kv : common::split_commas(spec.substr(6))) {
+    const std::size_t eq = kv.find('=');
+    if (eq != std::string::npos) f[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return f;
+}
+
+std::optional<GamesVerdict> match_verdict(const EvidenceDoc& d, int p, const std::string& profile) {
+  const Json& m = d.doc["match"];
+  if (!m.contains("engines") || !m.contains("pairings")) return std::nullopt;
+  std::map<std::string, std::map<std::string, std::string>> engines;  // name -> spec fields
+  for (const Json& e : m["engines"]) engines[text_of(e, "name")] = spec_fields(text_of(e, "spec"));
+  const auto at_p = [&](const std::string& name) {
+    const auto it = engines.find(name);
+    if (it == engines.end() || it->second.count("backend") == 0) return std::string();
+    const auto& f = it->second;
+    const int t = f.count("threads") ? std::atoi(f.at("threads").c_str()) : 1;
+    const std::string prof = f.count("profile") ? f.at("profile") : "thesis";
+    return t == p && prof == profile ? f.at("backend") : std::string();
+  };
+  const Json* best = nullptr;
+  int most = 0;
+  for (const Json& q : m["pairings"]) {
+    const std::string a = at_p(text_of(q, "a")), b = at_p(text_of(q, "b"));
+    const int games = q.value("wins", 0) + q.value("draws", 0) + q.value("losses", 0);
+    if (a.empty() || b.empty() || a == b || games <= most) continue;
+    best = &q;
+    most = games;
+  }
+  if (!best) return std::nullopt;
+  const Json& q = *best;
+  std::string a = at_p(text_of(q, "a")), b = at_p(text_of(q, "b"));
+  double elo = num_of(q, "elo"), lo = NAN, hi = NAN;
+  if (q.contains("elo_ci") && q["elo_ci"].is_array() && q["elo_ci"].size() == 2 &&
+      q["elo_ci"][0].is_number() && q["elo_ci"][1].is_number()) {
+    lo = q["elo_ci"][0].get<double>();
+    hi = q["elo_ci"][1].get<double>();
+  }
+  GamesVerdict v;
+  const std::string size = std::to_string(most) + " games at " + text_of(m, "tc") + " (" + d.path + ")";
+  v.evidence = "head-to-head games, " + size;
+  v.text = a + " against " + b + ": " + fmt("%+.1f", elo) +
+           (std::isfinite(lo) && std::isfinite(hi)
+                ? " Elo [" + fmt("%+.1f", lo) + ", " + fmt("%+.1f", hi) + "]"
+                : " Elo [not estimable]") +
+           "; " + size;
+  v.separated = std::isfinite(lo) && std::isfinite(hi) && (lo > 0 || hi < 0) &&
+                most >= 2 * kMinSeparatingPairs;
+  if (elo < 0) std::swap(a, b);
+  v.leader = a;
+  v.runner_up = b;
+  if (!v.separated)
+    v.next = more_games(most / 2.0, (hi - lo) / 2, std::abs(elo)) + " (head to head)";
+  return v;
 }
 
 }  // namespace
@@ -315,13 +404,15 @@ std::vector<EvidenceDoc> read_evidence(const std::string& path, const std::strin
 std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
                                                const std::string& profile,
                                                const std::vector<EvidenceDoc>& labs,
-                                               const std::vector<EvidenceDoc>& transfers) {
+                                               const std::vector<EvidenceDoc>& games) {
   for (const EvidenceDoc& d : labs)
     if (!d.doc.is_object() || !d.doc.contains("results") || !d.doc["results"].is_array())
       throw std::invalid_argument("recommend: '" + d.path + "' is not a lab document (no \"results\")");
-  for (const EvidenceDoc& d : transfers)
-    if (!d.doc.is_object() || !d.doc.contains("transfer") || !d.doc["transfer"].is_object())
-      throw std::invalid_argument("recommend: '" + d.path + "' is not a transfer document (no \"transfer\")");
+  for (const EvidenceDoc& d : games)
+    if (!d.doc.is_object() || !((d.doc.contains("transfer") && d.doc["transfer"].is_object()) ||
+                                (d.doc.contains("match") && d.doc["match"].is_object())))
+      throw std::invalid_argument("recommend: '" + d.path +
+                                  "' is neither a transfer nor a match document");
   // A SIMULATED sweep run a backend at a time is one document (its paths
   // joined by " + "), so that every family it holds competes.
   std::vector<Json> docs;
@@ -346,12 +437,17 @@ std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
     }
     if (measured) decide_by_time(row, *measured, p);
     else if (simulated) decide_by_time(row, *simulated, p);
-    std::optional<GamesEvidence> games;
-    for (const EvidenceDoc& d : transfers) {
+    std::optional<GamesEvidence> transfer;
+    for (const EvidenceDoc& d : games) {
+      if (!d.doc.contains("transfer")) continue;
       std::optional<GamesEvidence> g = games_evidence(d, p, profile);
-      if (g && (!games || g->games > games->games)) games = std::move(g);
+      if (g && (!transfer || g->games > transfer->games)) transfer = std::move(g);
     }
-    if (games) weigh_games(row, *games);
+    if (transfer)
+      if (const std::optional<GamesVerdict> v = transfer_verdict(*transfer)) weigh_games(row, *v);
+    for (const EvidenceDoc& d : games)
+      if (d.doc.contains("match"))
+        if (const std::optional<GamesVerdict> v = match_verdict(d, p, profile)) weigh_games(row, *v);
     if (row.kind == "none") {
       row.decision = "no evidence";
       row.evidence = "no lab document of the " + profile + " profile at " + n_threads(p) +

@@ -11,7 +11,9 @@
 //    logical thread (--sim-cores 0 or at least p), labelled SIMULATED;
 //  - Elo where games exist: a `xqlab transfer` document whose threads are p
 //    (each backend's Elo against the profile's serial search at 1 thread, at
-//    a time control).
+//    a time control), and a `xqlab match --json` document with a pairing of
+//    two xqlab backends at p threads in the profile (head to head; the
+//    pairing with the most games).
 // The documents of one SIMULATED sweep run a backend at a time are read as
 // one (lab/common/lab_merge.h). Time to depth decides when measured evidence
 // exists, else SIMULATED; among
@@ -25,7 +27,8 @@
 // `transfer`), or the leader's time is lower on enough of the positions for
 // a two-sided sign test at p < 0.05 (8 of 8 positions; 13 of 16); Elo: the
 // 95 % intervals do not overlap, each on at least kMinSeparatingPairs
-// pairs. Each undecided row names the cheapest next measurement that could
+// pairs; head to head: the interval of the pairing's Elo excludes 0, on at
+// least 2 x kMinSeparatingPairs games. Each undecided row names the cheapest next measurement that could
 // decide it: more positions (how many, if the leader keeps winning them),
 // more games (how many, if the gap holds), or a run on a machine with at
 // least p cores (bench/scaling.sh).
@@ -67,12 +70,12 @@ struct ThreadsDecision {
 // when it cannot be read or parsed.
 std::vector<EvidenceDoc> read_evidence(const std::string& path, const std::string& what);
 
-// `labs`: lab documents (measured or simulated); `transfers`: transfer
-// documents. Throws std::invalid_argument on a document of neither kind.
+// `labs`: lab documents (measured or simulated); `games`: transfer and
+// match documents. Throws std::invalid_argument on a document of another kind.
 std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
                                                const std::string& profile,
                                                const std::vector<EvidenceDoc>& labs,
-                                               const std::vector<EvidenceDoc>& transfers);
+                                               const std::vector<EvidenceDoc>& games);
 
 std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::string& profile);
 Json threads_json(const std::vector<ThreadsDecision>& rows, const std::string& profile);

@@ -172,7 +172,9 @@ TEST(RecommendThreads, GamesDecideAloneOrOverturnTimeToDepth) {
   // Overlapping intervals: undecided, with the games that could separate them.
   const auto o = recommend_threads({2}, "thesis", {}, {{"t.json", transfer(2, 30, 10, 50, 20, 0, 40)}});
   EXPECT_FALSE(o[0].decided);
-  EXPECT_NE(o[0].next.find("more games a match, if the gap of 10.0 Elo holds"), std::string::npos);
+  EXPECT_NE(o[0].next.find("about 3000 more games, if the gap of 10.0 Elo holds (a match)"),
+            std::string::npos)
+      << o[0].next;
   // Time to depth says ybwc, separated games say abdada: undecided, and said so.
   const auto c = recommend_threads(
       {2}, "thesis",
@@ -183,6 +185,53 @@ TEST(RecommendThreads, GamesDecideAloneOrOverturnTimeToDepth) {
   // Games at another thread count say nothing here.
   const auto other = recommend_threads({4}, "thesis", {}, {{"t.json", transfer(2, 60, 40, 80, 10, -10, 30)}});
   EXPECT_EQ(other[0].decision, "no evidence");
+}
+
+Json head_to_head(const std::string& a, const std::string& b, int threads, double elo, double lo,
+                  double hi, int games = 200, const std::string& profile = "thesis") {
+  const auto spec = [&](const std::string& backend) {
+    return "xqlab:backend=" + backend + ",threads=" + std::to_string(threads) + ",profile=" + profile;
+  };
+  return Json{{"match",
+               {{"tc", "1+0.1"},
+                {"engines", Json::array({{{"name", a + "-x"}, {"spec", spec(a)}},
+                                         {{"name", b + "-x"}, {"spec", spec(b)}},
+                                         {{"name", "fsf"}, {"spec", "uci:/usr/games/fairy-stockfish"}}})},
+                {"pairings", Json::array({{{"a", a + "-x"}, {"b", b + "-x"}, {"wins", games / 2},
+                                           {"draws", 0}, {"losses", games / 2}, {"elo", elo},
+                                           {"elo_ci", {lo, hi}}},
+                                          {{"a", a + "-x"}, {"b", "fsf"}, {"wins", 1000},
+                                           {"draws", 0}, {"losses", 0}, {"elo", 900},
+                                           {"elo_ci", {800, 1000}}}})}}}};
+}
+
+TEST(RecommendThreads, HeadToHeadGamesOfTwoBackends) {
+  // lazysmp beat ybwc head to head (its Elo from b's side is negative for a).
+  const auto r = recommend_threads({2}, "thesis", {},
+                                   {{"m.json", head_to_head("ybwc", "lazysmp", 2, -40, -70, -10)}});
+  EXPECT_EQ(r[0].kind, "games");
+  EXPECT_TRUE(r[0].decided);
+  EXPECT_EQ(r[0].decision, "lazysmp");
+  EXPECT_NE(r[0].evidence.find("head-to-head games, 200 games at 1+0.1 (m.json)"), std::string::npos);
+  // The interval holds 0: undecided, with the games that could decide.
+  const auto u = recommend_threads({2}, "thesis", {},
+                                   {{"m.json", head_to_head("ybwc", "lazysmp", 2, 10, -20, 40)}});
+  EXPECT_FALSE(u[0].decided);
+  EXPECT_EQ(u[0].decision, "undecided between ybwc and lazysmp");
+  EXPECT_NE(u[0].next.find("more games, if the gap of 10.0 Elo holds (head to head)"), std::string::npos);
+  // Another thread count or profile: not this row's evidence (the game
+  // against another program never is).
+  EXPECT_EQ(recommend_threads({4}, "thesis", {}, {{"m.json", head_to_head("ybwc", "lazysmp", 2, -40, -70, -10)}})[0].decision,
+            "no evidence");
+  EXPECT_EQ(recommend_threads({2}, "thesis", {},
+                              {{"m.json", head_to_head("ybwc", "lazysmp", 2, -40, -70, -10, 200, "modern")}})[0]
+                .decision,
+            "no evidence");
+  // Time to depth says ybwc, the games say lazysmp: undecided.
+  const auto c = recommend_threads(
+      {2}, "thesis", {lab("a.json", "measured", 2, 10, {row("ybwc", 2, kFast), row("lazysmp", 2, kSlow)})},
+      {{"m.json", head_to_head("ybwc", "lazysmp", 2, -40, -70, -10)}});
+  EXPECT_EQ(c[0].decision, "undecided: time to depth says ybwc/xor, games say lazysmp");
 }
 
 TEST(RecommendThreads, NotADocumentIsOneClearError) {
