@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "lab/common/counter_figures.h"
 #include "lab/report/charts.h"
@@ -381,6 +382,53 @@ std::string work_span_figure(const Json& doc, int n) {
                 "burden Cilkview adds per spawn. Sums over positions, median over runs.");
 }
 
+// What limits the speedup at the largest thread counts (from 16 on): the
+// shares of p x T lost to idle threads, synchronisation and search overhead
+// (S = p x (1 - idle - sync - overhead), lab/timing/summary.h), beside the
+// burdened parallelism and the table's fill.
+std::string limits_figure(const Json& doc, int n) {
+  const auto processors = [](const Json& r) {
+    const double p = num(r, "processors");
+    return std::isnan(p) ? num(r, "threads") : p;
+  };
+  std::set<double> counts;
+  for (const Json& r : doc["results"])
+    if (!is_reference(r) && !std::isnan(processors(r))) counts.insert(processors(r));
+  if (counts.empty() || *counts.rbegin() < 16) return "";
+  std::set<double> shown{*counts.rbegin()};
+  if (counts.size() > 1) shown.insert(*std::next(counts.rbegin()));
+  chart::BarChart c;
+  c.t = {id_for("limits", n), "what limits the speedup at the most threads", "configuration",
+         "share of p x T"};
+  c.series = {"idle", "sync", "search overhead"};
+  c.values.assign(3, {});
+  Table t{{"configuration", "speedup", "S / p", "idle", "sync", "overhead", "search overhead (SO)",
+           "W/(C+Kb)", "table fill (permille)"}, {}};
+  for (const Json& r : doc["results"]) {
+    if (is_reference(r) || !shown.count(processors(r))) continue;
+    const Json loss = r.value("loss", Json::object());
+    const auto part = [&](const char* k) { return loss.is_object() ? num(loss, k) : chart::kNone; };
+    const Json ws = r.value("work_span", Json::object());
+    c.categories.push_back(label(r));
+    c.values[0].push_back(part("idle"));
+    c.values[1].push_back(part("sync"));
+    c.values[2].push_back(part("overhead"));
+    t.rows.push_back({label(r), cell(num(r, "speedup")), cell(num(r, "efficiency")),
+                      cell(part("idle")), cell(part("sync")), cell(part("overhead")),
+                      cell(num(r, "search_overhead")),
+                      cell(ws.is_object() ? num(ws, "burdened_parallelism") : chart::kNone),
+                      cell(r.contains("hashfull") ? num(r, "hashfull") : chart::kNone)});
+  }
+  if (c.categories.empty()) return "";
+  std::string note =
+      "S = p x (1 - idle - sync - overhead) with times summed over threads: each bar is a share "
+      "of the thread time that did not become speedup; n/a where the backend does not account "
+      "its threads' time. W/(C+Kb) bounds the speedup the tree's critical path allows.";
+  if (str(doc, "mode") == "simulated")
+    note += " SIMULATED: no caches, memory bandwidth or NUMA, so no time is lost to them here.";
+  return figure(c.t.id, c.t.title, chart::bar_chart(c), doc, t, note);
+}
+
 }  // namespace
 
 std::string lab_section(const Json& doc, int n) {
@@ -399,6 +447,7 @@ std::string lab_section(const Json& doc, int n) {
   h += per_config_bars(doc, n, "nps", "nps", "nodes per second", "nodes per second", 0);
   h += time_figure(doc, n);
   h += work_span_figure(doc, n);
+  h += limits_figure(doc, n);
   h += counter_figures(doc, n);
   h += positions_figure(doc, n);
   h += groups_figure(doc, n);

@@ -28,6 +28,7 @@ void to_json(Json& j, const LabSummary& r) {
            {"speedup_min", r.spread_min},
            {"speedup_median", r.spread_median},
            {"speedup_max", r.spread_max}};
+  if (r.hashfull >= 0) j["hashfull"] = r.hashfull;
   // Absent, not zero, when the backend does not account its threads' time.
   if (r.timed) {
     j["time"] = Json{

@@ -29,6 +29,7 @@ struct Sums {
   RoundTrips trips;                                    // over every run
   double search = 0, idle_all = 0, lock = 0, copy = 0;  // over every run
   std::vector<std::vector<double>> position_seconds;  // [position][run]
+  std::vector<double> hashfull;                       // per search that could say
   int agree = 0, searches = 0;
 };
 
@@ -83,6 +84,7 @@ std::vector<Sums> collect(const LabSettings& s, std::size_t positions,
     x.copy += st.copy_seconds;
     x.position_seconds[std::size_t(r.position)].push_back(r.seconds);
     x.agree += r.agrees;
+    if (r.result.hashfull >= 0) x.hashfull.push_back(r.result.hashfull);
     ++x.searches;
   }
   return sums;
@@ -233,6 +235,7 @@ LabSummary own_figures(const LabSettings& s, const LabConfig& c, int reference, 
     o.burdened_parallelism = o.nodes / (o.critical_path + o.critical_splits * o.burden_nodes);
   }
   o.agreement = x.searches ? 100.0 * x.agree / x.searches : 0;
+  if (!x.hashfull.empty()) o.hashfull = common::median(x.hashfull);
   std::vector<double> per_position;
   for (const auto& t : x.position_seconds) per_position.push_back(common::median(t));
   o.ms_per_position = 1000.0 * common::median(per_position);

@@ -70,6 +70,9 @@ struct LabSummary {
   double spread_min = 0, spread_median = 0, spread_max = 0;  // per-position S
   double nodes = 0, overhead = 0, nps = 0;
   double tt_hits = 0, tt_hit_rate = 0;
+  // The table's fill at the end of a search, in permille (UCI "hashfull"),
+  // median over searches; -1 when no search could say.
+  double hashfull = -1;
   double splits = 0, joins = 0, aborts = 0;
   double agreement = 0;  // percent
   // Paired per-run speedups (above), in run order; empty without a reference.

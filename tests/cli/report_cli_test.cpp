@@ -188,7 +188,7 @@ TEST(ReportCli, SimulatedSweepDocumentsAreOneChart) {
   for (const char* b : {"ybwc", "lazysmp"}) {
     docs.push_back(dir + "_" + b + ".json");
     const XqlabRun lab = xq::test::run_xqlab(xq::test::with(
-        {"lab", "--simulate", "--backends", std::string("serial,") + b, "--threads", "1,2",
+        {"lab", "--simulate", "--backends", std::string("serial,") + b, "--threads", "1,2,16",
          "--depth", "3", "--runs", "1", "--quiet", "--json-file", docs.back()},
         xq::test::lab_size_args()));
     ASSERT_EQ(lab.status, 0) << lab.err;
@@ -202,6 +202,13 @@ TEST(ReportCli, SimulatedSweepDocumentsAreOneChart) {
   EXPECT_NE(page.find("<dt>merged from</dt>"), std::string::npos);
   EXPECT_NE(page.find("--backends serial,lazysmp"), std::string::npos);
   EXPECT_NE(page.find("no caches, no memory bandwidth, no NUMA"), std::string::npos);
+  // What limits the speedup at the most threads (16 and 2 here): idle, sync
+  // and search overhead with the table's fill, which every row carries.
+  EXPECT_NE(page.find("id=\"fig-limits\""), std::string::npos);
+  EXPECT_NE(page.find("<th>table fill (permille)</th>"), std::string::npos);
+  for (const std::string& d : docs)
+    for (const json& row : json::parse(read_file(d)).at("results"))
+      EXPECT_TRUE(row.contains("hashfull") && row["hashfull"].get<double>() >= 0) << row;
 }
 
 // "Which backend for N threads": `recommend --threads LIST --json` as a
