@@ -31,6 +31,13 @@ double num_of(const Json& j, const char* key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN;
 }
 
+// Games at p threads count only when their machine had the cores (above,
+// the threads were time-sliced: a handicap, not the backend).
+bool had_the_cores(const EvidenceDoc& d, int p) {
+  const double nproc = d.doc.contains("meta") ? num_of(d.doc["meta"], "nproc") : NAN;
+  return !std::isnan(nproc) && nproc >= p;
+}
+
 // One backend's time-to-depth figures at p threads in one document.
 struct Contender {
   std::string name, backend;
@@ -172,7 +179,8 @@ struct GamesEvidence {
 
 std::optional<GamesEvidence> games_evidence(const EvidenceDoc& d, int p, const std::string& profile) {
   const Json& t = d.doc["transfer"];
-  if (t.value("threads", 0) != p || !t.contains("profiles")) return std::nullopt;
+  if (t.value("threads", 0) != p || !t.contains("profiles") || !had_the_cores(d, p))
+    return std::nullopt;
   for (const Json& prof : t["profiles"]) {
     if (text_of(prof, "profile") != profile) continue;
     GamesEvidence g{&d, text_of(t, "time_control"), t.value("games", 0), {}};
@@ -248,7 +256,6 @@ void decide_by_time(ThreadsDecision& row, const LabEvidence& e, int p) {
                 " cores";
 }
 
-// The games beside (or instead of) time to depth.
 // What a kind of games says at one thread count: a leader and a runner-up,
 // whether the games separate them, the line that shows it, what would.
 struct GamesVerdict {
@@ -257,14 +264,16 @@ struct GamesVerdict {
 };
 
 // Pairs more (as 2 games each) before intervals of half-width `hw` around a
-// gap of `gap` stop overlapping, if the gap holds.
-std::string more_games(double pairs, double hw, double gap) {
+// gap of `gap` stop overlapping, if the gap holds (`per`: "a match", "head
+// to head").
+std::string more_games(double pairs, double hw, double gap, const std::string& per) {
   if (!(gap > 0) || !std::isfinite(hw))
     return "games favour neither side: no count of games is predicted to separate them";
   const double need = std::ceil(pairs * (hw / gap) * (hw / gap));
   return "about " + std::to_string(std::int64_t(2 * std::max(0.0, need - pairs))) +
-         " more games, if the gap of " + fmt("%.1f", gap) + " Elo holds";
+         " more games " + per + ", if the gap of " + fmt("%.1f", gap) + " Elo holds";
 }
+
 
 std::optional<GamesVerdict> transfer_verdict(const GamesEvidence& g) {
   const std::string size = std::to_string(g.games) + " games a match at " + g.tc + " (" + g.doc->path + ")";
@@ -286,8 +295,8 @@ std::optional<GamesVerdict> transfer_verdict(const GamesEvidence& g) {
   if (!v.separated)
     v.next = finite(a) && finite(b)
                  ? more_games(double(std::max(a.pairs, b.pairs)), (a.hi - a.lo) / 2 + (b.hi - b.lo) / 2,
-                              a.elo - b.elo) + " (a match)"
-                 : more_games(0, NAN, 0);
+                              a.elo - b.elo, "a match")
+                 : more_games(0, NAN, 0, "");
   return v;
 }
 
@@ -309,6 +318,13 @@ void weigh_games(ThreadsDecision& row, const GamesVerdict& v) {
   row.games += (row.games.empty() ? "" : "; ") + v.text;
   if (!v.separated) return;
   const std::string& lead = v.leader;
+  if (!row.decided) {  // time to depth could not decide: the games do
+    row.kind = "games";
+    row.decided = true;
+    row.decision = lead + " (by games; time to depth undecided)";
+    row.next.clear();
+    return;
+  }
   if (row.decided && row.decision.rfind(lead + "/", 0) != 0 && row.decision != lead) {
     row.decided = false;
     row.next = "the games (" + lead + ") and time to depth (" + row.decision +
@@ -331,7 +347,7 @@ std::map<std::string, std::string> spec_fields(const std::string& spec) {
 
 std::optional<GamesVerdict> match_verdict(const EvidenceDoc& d, int p, const std::string& profile) {
   const Json& m = d.doc["match"];
-  if (!m.contains("engines") || !m.contains("pairings")) return std::nullopt;
+  if (!m.contains("engines") || !m.contains("pairings") || !had_the_cores(d, p)) return std::nullopt;
   std::map<std::string, std::map<std::string, std::string>> engines;  // name -> spec fields
   for (const Json& e : m["engines"]) engines[text_of(e, "name")] = spec_fields(text_of(e, "spec"));
   const auto at_p = [&](const std::string& name) {
@@ -374,7 +390,7 @@ std::optional<GamesVerdict> match_verdict(const EvidenceDoc& d, int p, const std
   v.leader = a;
   v.runner_up = b;
   if (!v.separated)
-    v.next = more_games(most / 2.0, (hi - lo) / 2, std::abs(elo)) + " (head to head)";
+    v.next = more_games(most / 2.0, (hi - lo) / 2, std::abs(elo), "head to head");
   return v;
 }
 

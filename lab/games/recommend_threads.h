@@ -13,14 +13,15 @@
 //    (each backend's Elo against the profile's serial search at 1 thread, at
 //    a time control), and a `xqlab match --json` document with a pairing of
 //    two xqlab backends at p threads in the profile (head to head; the
-//    pairing with the most games).
+//    pairing with the most games); games count, as measured times do, only
+//    when their machine had at least p cores.
 // The documents of one SIMULATED sweep run a backend at a time are read as
 // one (lab/common/lab_merge.h). Time to depth decides when measured evidence
 // exists, else SIMULATED; among
 // the documents of that kind the deepest search decides (then the most
 // positions x runs), its own depth named. The games confirm, overturn or
-// (with no time to depth) make the decision: when both decide and disagree,
-// the row is undecided and says why.
+// (where time to depth is missing or undecided) make the decision: when
+// both decide and disagree, the row is undecided and says why.
 //
 // Separated (decided): the leader's and the runner-up's paired speedups'
 // spreads over runs (or seeds) do not overlap (at least 2 runs: the rule of

@@ -156,7 +156,8 @@ Json transfer(int threads, double a_elo, double a_lo, double a_hi, double b_elo,
     return Json{{"backend", n},
                 {"time", {{"elo", {{"elo", e}, {"lower", lo}, {"upper", hi}, {"pairs", 100}}}}}};
   };
-  return Json{{"transfer",
+  return Json{{"meta", {{"nproc", 2}}},
+              {"transfer",
                {{"threads", threads}, {"time_control", "1+0.1"}, {"games", 200},
                 {"profiles", Json::array({{{"profile", "thesis"},
                                            {"rows", Json::array({r(a, a_elo, a_lo, a_hi),
@@ -172,7 +173,7 @@ TEST(RecommendThreads, GamesDecideAloneOrOverturnTimeToDepth) {
   // Overlapping intervals: undecided, with the games that could separate them.
   const auto o = recommend_threads({2}, "thesis", {}, {{"t.json", transfer(2, 30, 10, 50, 20, 0, 40)}});
   EXPECT_FALSE(o[0].decided);
-  EXPECT_NE(o[0].next.find("about 3000 more games, if the gap of 10.0 Elo holds (a match)"),
+  EXPECT_NE(o[0].next.find("about 3000 more games a match, if the gap of 10.0 Elo holds"),
             std::string::npos)
       << o[0].next;
   // Time to depth says ybwc, separated games say abdada: undecided, and said so.
@@ -182,6 +183,18 @@ TEST(RecommendThreads, GamesDecideAloneOrOverturnTimeToDepth) {
       {{"t.json", transfer(2, 60, 40, 80, 10, -10, 30)}});
   EXPECT_FALSE(c[0].decided);
   EXPECT_EQ(c[0].decision, "undecided: time to depth says ybwc/xor, games say abdada");
+  // Time to depth undecided (4 of 8 positions, one run), games separated: the games decide.
+  const auto g2 = recommend_threads(
+      {2}, "thesis",
+      {lab("a.json", "measured", 2, 10, {row("ybwc", 2, kEven), row("abdada", 2, kSlow)})},
+      {{"t.json", transfer(2, 60, 40, 80, 10, -10, 30)}});
+  EXPECT_TRUE(g2[0].decided);
+  EXPECT_EQ(g2[0].kind, "games");
+  EXPECT_EQ(g2[0].decision, "abdada (by games; time to depth undecided)");
+  // Games played on fewer cores than threads were time-sliced: no evidence.
+  Json sliced = transfer(2, 60, 40, 80, 10, -10, 30);
+  sliced["meta"]["nproc"] = 1;
+  EXPECT_EQ(recommend_threads({2}, "thesis", {}, {{"t.json", sliced}})[0].decision, "no evidence");
   // Games at another thread count say nothing here.
   const auto other = recommend_threads({4}, "thesis", {}, {{"t.json", transfer(2, 60, 40, 80, 10, -10, 30)}});
   EXPECT_EQ(other[0].decision, "no evidence");
@@ -192,7 +205,8 @@ Json head_to_head(const std::string& a, const std::string& b, int threads, doubl
   const auto spec = [&](const std::string& backend) {
     return "xqlab:backend=" + backend + ",threads=" + std::to_string(threads) + ",profile=" + profile;
   };
-  return Json{{"match",
+  return Json{{"meta", {{"nproc", 2}}},
+              {"match",
                {{"tc", "1+0.1"},
                 {"engines", Json::array({{{"name", a + "-x"}, {"spec", spec(a)}},
                                          {{"name", b + "-x"}, {"spec", spec(b)}},
@@ -218,7 +232,7 @@ TEST(RecommendThreads, HeadToHeadGamesOfTwoBackends) {
                                    {{"m.json", head_to_head("ybwc", "lazysmp", 2, 10, -20, 40)}});
   EXPECT_FALSE(u[0].decided);
   EXPECT_EQ(u[0].decision, "undecided between ybwc and lazysmp");
-  EXPECT_NE(u[0].next.find("more games, if the gap of 10.0 Elo holds (head to head)"), std::string::npos);
+  EXPECT_NE(u[0].next.find("more games head to head, if the gap of 10.0 Elo holds"), std::string::npos);
   // Another thread count or profile: not this row's evidence (the game
   // against another program never is).
   EXPECT_EQ(recommend_threads({4}, "thesis", {}, {{"m.json", head_to_head("ybwc", "lazysmp", 2, -40, -70, -10)}})[0].decision,
