@@ -22,6 +22,7 @@
 #include "lab/timing/document.h"
 #include "lab/timing/runner.h"
 #include "lab/timing/summary.h"
+#include "parallel/params.h"
 
 namespace xq::cli {
 namespace {
@@ -35,6 +36,7 @@ struct RecommendArgs {
   int games = 10, lab_depth = 7, lab_runs = 1;
   std::int64_t movetime = 0, margin = 50;
   bool json = false, from_documents = false;
+  std::string param_verdict;  // from documents: which setting of this parameter
   std::string profile = "thesis";
   CLI::App* app = nullptr;  // to tell which options were given
 };
@@ -56,6 +58,16 @@ int run_from_documents(const RecommendArgs& a) {
     for (auto& d : lab::games::read_evidence(f, "--transfer-json")) games.push_back(std::move(d));
   for (const std::string& f : a.match_json)
     for (auto& d : lab::games::read_evidence(f, "--match-json")) games.push_back(std::move(d));
+  if (!a.param_verdict.empty()) {
+    find_param(a.param_verdict);  // an unknown name: one line, exit 2
+    if (labs.empty()) throw UsageError("--param-verdict reads lab documents: give --lab-json files");
+    const auto rows = lab::games::recommend_values(a.threads, a.profile, a.param_verdict, labs);
+    if (a.json)
+      print_json(Json{{"meta", lab::common::run_meta(invocation())},
+                      {"recommend_values", lab::games::values_json(rows, a.profile, a.param_verdict)}});
+    else std::printf("%s", lab::games::values_text(rows, a.profile, a.param_verdict).c_str());
+    return 0;
+  }
   const auto rows = lab::games::recommend_threads(a.threads, a.profile, labs, games);
   if (a.json)
     print_json(Json{{"meta", lab::common::run_meta(invocation())},
@@ -88,7 +100,8 @@ std::vector<lab::games::LabFigures> run_lab_for(const RecommendArgs& a,
 }
 
 int run(const RecommendArgs& a) {
-  if (a.from_documents || a.threads.size() > 1) return run_from_documents(a);
+  if (a.from_documents || a.threads.size() > 1 || !a.param_verdict.empty())
+    return run_from_documents(a);
   if (!a.transfer_json.empty() || !a.match_json.empty())
     throw UsageError("--transfer-json and --match-json are read from documents only (--from-documents)");
   if (a.lab_json.size() > 1)
@@ -159,6 +172,11 @@ Command add_recommend(CLI::App& root) {
   app->add_option("--match-json", a->match_json,
                   "from documents: `xqlab match --json` output, head-to-head games of two xqlab "
                   "backends at a thread count (repeatable)");
+  app->add_option("--param-verdict", a->param_verdict,
+                  "from documents: for each backend and thread count, which setting of this "
+                  "backend parameter the --lab-json documents support (rows that ran it with "
+                  "lab --vary against the same backend at its defaults), instead of which backend "
+                  "(implies --from-documents)");
   app->add_flag("--from-documents", a->from_documents,
                 "decide from --lab-json, --transfer-json and --match-json documents alone, one "
                 "decision per "

@@ -84,24 +84,43 @@ int processors_of(const Json& r) {
   return r.value("threads", 0);
 }
 
-// The document's evidence at p threads, or nothing when it cannot speak for
-// p: another profile, a machine with fewer cores (measured), time-sliced
-// virtual cores or what-if costs (SIMULATED).
+// Whether a document can speak for p threads: its profile, a machine with
+// at least p cores (measured), a core per logical thread and no what-if
+// costs (SIMULATED).
+bool speaks_for(const Json& j, int p, const std::string& profile) {
+  if (text_of(j, "profile", "thesis") != profile) return false;
+  if (text_of(j, "mode", "measured") == "simulated") {
+    const Json& s = j["simulation"];
+    const double cores = num_of(s, "cores");
+    return !(!std::isnan(cores) && cores > 0 && cores < p) && text_of(s, "overrides").empty();
+  }
+  const double nproc = j.contains("meta") ? num_of(j["meta"], "nproc") : NAN;
+  return !std::isnan(nproc) && nproc >= p;
+}
+
+Contender contender_of(const Json& r) {
+  Contender c;
+  c.name = name_of(r);
+  c.backend = text_of(r, "backend");
+  c.speedup = num_of(r, "speedup");
+  c.so = num_of(r, "search_overhead");
+  if (r.contains("paired_speedup") && r["paired_speedup"].is_object()) {
+    c.lo = num_of(r["paired_speedup"], "min");
+    c.hi = num_of(r["paired_speedup"], "max");
+    if (r["paired_speedup"].contains("runs")) c.runs = int(r["paired_speedup"]["runs"].size());
+  }
+  if (r.contains("positions"))
+    for (const Json& q : r["positions"]) c.seconds.push_back(num_of(q, "seconds"));
+  return c;
+}
+
+// The document's evidence at p threads, or nothing when it cannot speak for p.
 std::optional<LabEvidence> lab_evidence(const EvidenceDoc& d, int p, const std::string& profile) {
   const Json& j = d.doc;
-  if (text_of(j, "profile", "thesis") != profile) return std::nullopt;
+  if (!speaks_for(j, p, profile)) return std::nullopt;
   LabEvidence e;
   e.doc = &d;
   e.simulated = text_of(j, "mode", "measured") == "simulated";
-  if (e.simulated) {
-    const Json& s = j["simulation"];
-    const double cores = num_of(s, "cores");
-    if (!std::isnan(cores) && cores > 0 && cores < p) return std::nullopt;
-    if (!text_of(s, "overrides").empty()) return std::nullopt;
-  } else {
-    const double nproc = j.contains("meta") ? num_of(j["meta"], "nproc") : NAN;
-    if (std::isnan(nproc) || nproc < p) return std::nullopt;
-  }
   e.depth = j.value("depth", 0);
   e.positions = j.value("positions", 0);
   e.runs = j.value("runs", 1);
@@ -109,18 +128,7 @@ std::optional<LabEvidence> lab_evidence(const EvidenceDoc& d, int p, const std::
     // At one thread the serial search is a contender too.
     if ((p > 1 && text_of(r, "backend") == "serial") || processors_of(r) != p || varied(j, r))
       continue;
-    Contender c;
-    c.name = name_of(r);
-    c.backend = text_of(r, "backend");
-    c.speedup = num_of(r, "speedup");
-    c.so = num_of(r, "search_overhead");
-    if (r.contains("paired_speedup") && r["paired_speedup"].is_object()) {
-      c.lo = num_of(r["paired_speedup"], "min");
-      c.hi = num_of(r["paired_speedup"], "max");
-      if (r["paired_speedup"].contains("runs")) c.runs = int(r["paired_speedup"]["runs"].size());
-    }
-    if (r.contains("positions"))
-      for (const Json& q : r["positions"]) c.seconds.push_back(num_of(q, "seconds"));
+    Contender c = contender_of(r);
     if (!std::isnan(c.speedup)) e.rows.push_back(c);
   }
   if (e.rows.empty()) return std::nullopt;
@@ -476,6 +484,147 @@ std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
     out.push_back(row);
   }
   return out;
+}
+
+namespace {
+
+// The row's own settings (lab --vary), as the lab labels them.
+std::string settings_of(const Json& r) {
+  std::string out;
+  if (r.contains("params") && r["params"].is_array())
+    for (const Json& q : r["params"])
+      if (q.is_string()) out += (out.empty() ? "" : " ") + q.get<std::string>();
+  return out;
+}
+
+bool sets(const Json& r, const std::string& name) {
+  if (!r.contains("params") || !r["params"].is_array()) return false;
+  for (const Json& q : r["params"])
+    if (q.is_string() && q.get<std::string>().rfind(name + "=", 0) == 0) return true;
+  return false;
+}
+
+// Whether `a` is separated from `b`, faster, by the rule of the header.
+bool faster_separated(const Contender& a, const Contender& b, SignCount* count = nullptr) {
+  const SignCount s = sign_count(a, b);
+  if (count) *count = s;
+  const bool spreads = a.runs >= 2 && b.runs >= 2 && !std::isnan(a.lo) && !std::isnan(b.hi) &&
+                       a.lo > b.hi;
+  return spreads || (s.faster > s.slower && common::sign_test_p(s.faster, s.slower) < kAlpha);
+}
+
+struct ValueEvidence {
+  const EvidenceDoc* doc = nullptr;
+  bool simulated = false;
+  int depth = 0, positions = 0, runs = 0;
+  Contender base;                                      // the row at the defaults
+  std::vector<std::pair<std::string, Contender>> alts;  // settings, row
+};
+
+}  // namespace
+
+std::vector<ValueDecision> recommend_values(const std::vector<int>& threads,
+                                            const std::string& profile, const std::string& name,
+                                            const std::vector<EvidenceDoc>& labs) {
+  std::vector<Json> docs;
+  for (const EvidenceDoc& d : labs) docs.push_back(d.doc);
+  std::vector<EvidenceDoc> merged;
+  for (const std::vector<std::size_t>& g : common::sweep_groups(docs)) {
+    std::string path;
+    for (const std::size_t k : g) path += (path.empty() ? "" : " + ") + labs[k].path;
+    merged.push_back({path, common::merge_sweep(docs, g)});
+  }
+  std::vector<ValueDecision> out;
+  for (const int p : threads) {
+    std::map<std::string, ValueEvidence> best;  // backend/hash -> its evidence
+    std::vector<std::string> order;
+    for (const EvidenceDoc& d : merged) {
+      const Json& j = d.doc;
+      if (!j.contains("results") || !speaks_for(j, p, profile)) continue;
+      std::map<std::string, ValueEvidence> here;
+      std::vector<std::string> seen;  // the document's order
+      for (const Json& r : j["results"]) {
+        if (text_of(r, "backend") == "serial" || processors_of(r) != p) continue;
+        const std::string who = name_of(r);
+        if (!here.count(who)) seen.push_back(who);
+        ValueEvidence& e = here[who];
+        if (!varied(j, r)) e.base = contender_of(r);
+        else if (sets(r, name)) e.alts.emplace_back(settings_of(r), contender_of(r));
+      }
+      for (const std::string& who : seen) {
+        ValueEvidence& e = here[who];
+        if (e.base.name.empty() || e.alts.empty()) continue;
+        e.doc = &d;
+        e.simulated = text_of(j, "mode", "measured") == "simulated";
+        e.depth = j.value("depth", 0);
+        e.positions = j.value("positions", 0);
+        e.runs = j.value("runs", 1);
+        const auto key = [](const ValueEvidence& v) {
+          return std::tuple(!v.simulated, v.depth, v.positions * v.runs);
+        };
+        const auto it = best.find(who);
+        if (it == best.end()) order.push_back(who);
+        if (it == best.end() || key(e) > key(it->second)) best[who] = e;
+      }
+    }
+    for (const std::string& who : order) {
+      const ValueEvidence& e = best[who];
+      ValueDecision v;
+      v.backend = who;
+      v.threads = p;
+      v.kind = e.simulated ? "SIMULATED" : "measured";
+      v.evidence = v.kind + " time to depth, depth " + std::to_string(e.depth) + ", " +
+                   std::to_string(e.positions) + " positions x " + std::to_string(e.runs) +
+                   (e.simulated ? " seed(s)" : " run(s)") + " (" + e.doc->path + ")";
+      const Json& base = e.doc->doc.contains("params") ? e.doc->doc["params"] : Json();
+      const std::string dflt =
+          name + "=" + (base.is_object() && base.contains(name)
+                            ? (base[name].is_string() ? base[name].get<std::string>() : base[name].dump())
+                            : std::string("?"));
+      v.figure = "S " + dflt + " " + fmt("%.3f", e.base.speedup) + spread(e.base);
+      const std::pair<std::string, Contender>* ship = nullptr;
+      for (const auto& alt : e.alts) {
+        SignCount c;
+        const bool faster = faster_separated(alt.second, e.base, &c);
+        const bool slower = faster_separated(e.base, alt.second);
+        v.figure += "; " + alt.first + " " + fmt("%.3f", alt.second.speedup) + spread(alt.second) +
+                    ", faster on " + std::to_string(c.faster) + " of " +
+                    std::to_string(c.faster + c.slower) + " positions" +
+                    (faster ? " (separated, faster)" : slower ? " (separated, slower)" : " (undecided)");
+        if (faster && (!ship || alt.second.speedup > ship->second.speedup)) ship = &alt;
+      }
+      v.changed = ship != nullptr;
+      v.decision = ship ? "ship " + ship->first : "keep " + dflt;
+      out.push_back(v);
+    }
+  }
+  return out;
+}
+
+std::string values_text(const std::vector<ValueDecision>& rows, const std::string& profile,
+                        const std::string& name) {
+  std::string s = "Which " + name + " for each backend and thread count, " + profile +
+                  " profile, from documents (a default moves only for a separated, faster setting)\n";
+  if (rows.empty())
+    s += "no document has a row that ran " + name + " (lab --vary) beside the same backend at its "
+         "defaults at these thread counts\n";
+  for (const ValueDecision& r : rows) {
+    s += r.backend + ", " + n_threads(r.threads) + ": " + r.decision +
+         (r.kind == "SIMULATED" ? " (SIMULATED)" : "") + "\n";
+    s += "  evidence: " + r.evidence + "\n";
+    s += "  figure:   " + r.figure + "\n";
+  }
+  return s;
+}
+
+Json values_json(const std::vector<ValueDecision>& rows, const std::string& profile,
+                 const std::string& name) {
+  Json out = Json::array();
+  for (const ValueDecision& r : rows)
+    out.push_back({{"backend", r.backend}, {"threads", r.threads}, {"kind", r.kind},
+                   {"simulated", r.kind == "SIMULATED"}, {"decision", r.decision},
+                   {"changed", r.changed}, {"evidence", r.evidence}, {"figure", r.figure}});
+  return Json{{"profile", profile}, {"parameter", name}, {"rows", out}};
 }
 
 std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::string& profile) {

@@ -462,10 +462,16 @@ TEST(RecommendCli, SeveralThreadCountsDecideFromDocuments) {
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("(SIMULATED)"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("8 threads: no evidence"), std::string::npos) << text.out;
+  // Which setting of a parameter: this document varied none, and says so.
+  const auto none = test::run_xqlab({"recommend", "--threads", "2", "--lab-json", doc,
+                                     "--param-verdict", "history_share"});
+  ASSERT_EQ(none.status, 0) << none.err;
+  EXPECT_NE(none.out.find("no document has a row that ran history_share"), std::string::npos) << none.out;
   for (const std::vector<std::string>& bad :
        {std::vector<std::string>{"recommend", "--threads", "2,4"},
         std::vector<std::string>{"recommend", "--threads", "2,4", "--lab-json", doc, "--games", "4"},
-        std::vector<std::string>{"recommend", "--threads", "2,4", "--lab-json", doc + ".absent"}}) {
+        std::vector<std::string>{"recommend", "--threads", "2,4", "--lab-json", doc + ".absent"},
+        std::vector<std::string>{"recommend", "--threads", "2", "--lab-json", doc, "--param-verdict", "nosuch"}}) {
     const auto e = test::run_xqlab(bad);
     EXPECT_NE(e.status, 0) << bad.back();
     EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;

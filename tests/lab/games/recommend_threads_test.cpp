@@ -248,6 +248,45 @@ TEST(RecommendThreads, HeadToHeadGamesOfTwoBackends) {
   EXPECT_EQ(c[0].decision, "undecided: time to depth says ybwc/xor, games say lazysmp");
 }
 
+Json with_params(Json r, std::vector<std::string> params) {
+  r["params"] = params;
+  return r;
+}
+
+// Which setting of a parameter: a default moves only for a separated, faster
+// setting; the fastest of several; an undecided or slower one keeps it.
+TEST(RecommendValues, ADefaultMovesOnlyForASeparatedFasterSetting) {
+  using xq::lab::games::recommend_values;
+  const std::vector<EvidenceDoc> labs{lab(
+      "vary.json", "measured", 2, 10,
+      {with_params(row("lazysmp", 2, kSlow), {"history_share=thread"}),
+       with_params(row("lazysmp", 2, kFast), {"history_share=all"}),
+       with_params(row("lazysmp", 2, std::vector<double>(8, 4.5)), {"history_share=group2"}),
+       with_params(row("ybwc", 2, kFast), {"history_share=thread"}),
+       with_params(row("ybwc", 2, kEven), {"history_share=all"}),
+       with_params(row("dts", 2, kFast), {"history_share=thread"}),
+       with_params(row("dts", 2, kSlow), {"history_share=all"}),
+       row("abdada", 2, kFast)})};  // never varied: no row
+  const auto r = recommend_values({2}, "thesis", "history_share", labs);
+  ASSERT_EQ(r.size(), 3u);
+  EXPECT_EQ(r[0].backend, "lazysmp/xor");
+  EXPECT_TRUE(r[0].changed);
+  EXPECT_EQ(r[0].decision, "ship history_share=all");  // faster than group2 too
+  EXPECT_NE(r[0].figure.find("history_share=group2 1.778, faster on 8 of 8 positions (separated, faster)"),
+            std::string::npos)
+      << r[0].figure;
+  EXPECT_EQ(r[1].decision, "keep history_share=thread");  // ybwc: undecided
+  EXPECT_NE(r[1].figure.find("(undecided)"), std::string::npos);
+  EXPECT_EQ(r[2].decision, "keep history_share=thread");  // dts: all is slower
+  EXPECT_NE(r[2].figure.find("faster on 0 of 8 positions (separated, slower)"), std::string::npos);
+  EXPECT_FALSE(r[2].changed);
+  EXPECT_EQ(r[0].kind, "measured");
+  // Another parameter was never varied: nothing to say.
+  EXPECT_TRUE(recommend_values({2}, "thesis", "killer_share", labs).empty());
+  // At 8 threads the 2-core document cannot speak.
+  EXPECT_TRUE(recommend_values({8}, "thesis", "history_share", labs).empty());
+}
+
 TEST(RecommendThreads, NotADocumentIsOneClearError) {
   EXPECT_THROW(recommend_threads({2}, "thesis", {{"x.json", Json{{"a", 1}}}}, {}),
                std::invalid_argument);
