@@ -81,6 +81,7 @@ std::string document_kind(const Json& d) {
   if (!d.is_object()) return "";
   if (d.contains("match")) return "match";
   if (d.contains("recommend_threads") && d["recommend_threads"].is_object()) return "recommend";
+  if (d.contains("recommend_values") && d["recommend_values"].is_object()) return "recommend";
   if (d.contains("results") && d["results"].is_array()) return "lab";
   if (d.contains("rows") && d["rows"].is_array()) return "ablation";
   if (d.contains("hash") && d.contains("ops")) return "stress";

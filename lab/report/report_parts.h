@@ -40,7 +40,9 @@ std::string ablation_section(const Json& doc, int n);
 std::string match_section(const Json& doc, int n);
 // "Which backend for N threads" (`xqlab recommend --threads LIST --json`):
 // every backend's speedup against the thread count, measured and SIMULATED
-// points as separate curves, and the decision per thread count beneath.
+// points as separate curves, and the decision per thread count beneath; or
+// (`recommend --param-verdict NAME --json`) which setting per backend and
+// thread count, as a table.
 std::string recommend_section(const Json& doc, int n);
 std::string id_for(const std::string& base, int n);
 

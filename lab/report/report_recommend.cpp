@@ -9,7 +9,33 @@
 
 namespace xq::lab::report {
 
+namespace {
+
+// `recommend --param-verdict NAME --json`: which setting per backend and
+// thread count, as a table.
+std::string values_section(const Json& doc) {
+  const Json& rec = doc["recommend_values"];
+  Table t{{"backend", "threads", "decision", "kind", "evidence", "figure"}, {}};
+  if (rec.contains("rows") && rec["rows"].is_array())
+    for (const Json& r : rec["rows"])
+      t.rows.push_back({str(r, "backend"), str(r, "threads"),
+                        str(r, "decision") + (r.value("simulated", false) ? " (SIMULATED)" : ""),
+                        str(r, "kind"), str(r, "evidence"), str(r, "figure")});
+  std::string h = "<section class=\"recommend\">\n<h2>Which " + svg::escape(str(rec, "parameter")) +
+                  " for each backend and thread count (" + svg::escape(str(rec, "profile")) +
+                  " profile)</h2>\n<p class=\"note\">A default moves only for a setting separated "
+                  "from it and faster (paired spreads over runs that do not overlap, or a sign test "
+                  "over positions at p &lt; 0.05).</p>\n" + meta_html(doc);
+  if (t.rows.empty())
+    h += missing("no document had a row that ran this parameter beside the same backend at its "
+                 "defaults");
+  return h + table_html(t) + "</section>\n";
+}
+
+}  // namespace
+
 std::string recommend_section(const Json& doc, int n) {
+  if (doc.contains("recommend_values")) return values_section(doc);
   const Json& rec = doc["recommend_threads"];
   const Json rows = rec.contains("rows") && rec["rows"].is_array() ? rec["rows"] : Json::array();
   chart::LineChart c;

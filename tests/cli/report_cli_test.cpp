@@ -234,6 +234,22 @@ TEST(ReportCli, WhichBackendForNThreadsFromARecommendDocument) {
   EXPECT_NE(page.find("lazysmp (SIMULATED)"), std::string::npos);
   EXPECT_NE(page.find("<td>no evidence</td>"), std::string::npos);  // 64 threads
   EXPECT_NE(page.find("bench/many_cores.sh with THREADS=64"), std::string::npos);
+  // Which setting of a parameter: a lab that varied history_share, its verdict as a table.
+  const std::string varied = dir + "_vary-SIMULATED.json", values = dir + "_values.json";
+  const XqlabRun v = xq::test::run_xqlab(xq::test::with(
+      {"lab", "--simulate", "--backends", "serial,ybwc", "--threads", "2", "--vary",
+       "history_share=thread,all", "--depth", "3", "--runs", "1", "--quiet", "--json-file", varied},
+      xq::test::lab_size_args()));
+  ASSERT_EQ(v.status, 0) << v.err;
+  const XqlabRun verdict = xq::test::run_xqlab(
+      {"recommend", "--threads", "2", "--param-verdict", "history_share", "--lab-json", varied, "--json"});
+  ASSERT_EQ(verdict.status, 0) << verdict.err;
+  std::ofstream(values) << verdict.out;
+  ASSERT_EQ(xq::test::run_xqlab({"report", "--out", dir + "_v", values}).status, 0);
+  const std::string vpage = read_file(dir + "_v/report.html");
+  EXPECT_NE(vpage.find("<h2>Which history_share for each backend and thread count (thesis profile)</h2>"),
+            std::string::npos);
+  EXPECT_NE(vpage.find("<td>ybwc/xor</td><td>2</td>"), std::string::npos) << vpage;
 }
 
 TEST(ReportCli, MissingInputsAreNamed) {
