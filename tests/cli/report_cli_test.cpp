@@ -206,9 +206,11 @@ TEST(ReportCli, SimulatedSweepDocumentsAreOneChart) {
   // and search overhead with the table's fill, which every row carries.
   EXPECT_NE(page.find("id=\"fig-limits\""), std::string::npos);
   EXPECT_NE(page.find("<th>table fill (permille)</th>"), std::string::npos);
-  for (const std::string& d : docs)
-    for (const json& row : json::parse(read_file(d)).at("results"))
+  for (const std::string& d : docs) {
+    const json doc = json::parse(read_file(d));  // named: a range-for over a temporary's member dangles
+    for (const json& row : doc.at("results"))
       EXPECT_TRUE(row.contains("hashfull") && row["hashfull"].get<double>() >= 0) << row;
+  }
 }
 
 // "Which backend for N threads": `recommend --threads LIST --json` as a
