@@ -84,6 +84,20 @@ int processors_of(const Json& r) {
   return r.value("threads", 0);
 }
 
+// A SIMULATED sweep run a backend at a time as one document (its paths
+// joined by " + "), so that every family it holds competes.
+std::vector<EvidenceDoc> merged_sweeps(const std::vector<EvidenceDoc>& labs) {
+  std::vector<Json> docs;
+  for (const EvidenceDoc& d : labs) docs.push_back(d.doc);
+  std::vector<EvidenceDoc> merged;
+  for (const std::vector<std::size_t>& g : common::sweep_groups(docs)) {
+    std::string path;
+    for (const std::size_t k : g) path += (path.empty() ? "" : " + ") + labs[k].path;
+    merged.push_back({path, common::merge_sweep(docs, g)});
+  }
+  return merged;
+}
+
 // Whether a document can speak for p threads: its profile, a machine with
 // at least p cores (measured), a core per logical thread and no what-if
 // costs (SIMULATED).
@@ -437,16 +451,7 @@ std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
                                 (d.doc.contains("match") && d.doc["match"].is_object())))
       throw std::invalid_argument("recommend: '" + d.path +
                                   "' is neither a transfer nor a match document");
-  // A SIMULATED sweep run a backend at a time is one document (its paths
-  // joined by " + "), so that every family it holds competes.
-  std::vector<Json> docs;
-  for (const EvidenceDoc& d : labs) docs.push_back(d.doc);
-  std::vector<EvidenceDoc> merged;
-  for (const std::vector<std::size_t>& g : common::sweep_groups(docs)) {
-    std::string path;
-    for (const std::size_t k : g) path += (path.empty() ? "" : " + ") + labs[k].path;
-    merged.push_back({path, common::merge_sweep(docs, g)});
-  }
+  const std::vector<EvidenceDoc> merged = merged_sweeps(labs);
   std::vector<ThreadsDecision> out;
   for (const int p : threads) {
     ThreadsDecision row;
@@ -526,14 +531,7 @@ struct ValueEvidence {
 std::vector<ValueDecision> recommend_values(const std::vector<int>& threads,
                                             const std::string& profile, const std::string& name,
                                             const std::vector<EvidenceDoc>& labs) {
-  std::vector<Json> docs;
-  for (const EvidenceDoc& d : labs) docs.push_back(d.doc);
-  std::vector<EvidenceDoc> merged;
-  for (const std::vector<std::size_t>& g : common::sweep_groups(docs)) {
-    std::string path;
-    for (const std::size_t k : g) path += (path.empty() ? "" : " + ") + labs[k].path;
-    merged.push_back({path, common::merge_sweep(docs, g)});
-  }
+  const std::vector<EvidenceDoc> merged = merged_sweeps(labs);
   std::vector<ValueDecision> out;
   for (const int p : threads) {
     std::map<std::string, ValueEvidence> best;  // backend/hash -> its evidence
