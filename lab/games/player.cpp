@@ -245,6 +245,11 @@ const std::string& engine_binary() {
 
 void set_engine_binary(std::string path) { binary_override() = std::move(path); }
 
+std::vector<std::pair<std::string, std::string>> xqlab_spec_pairs(const std::string& spec) {
+  if (spec.rfind("xqlab:", 0) != 0) return {};
+  return parse_pairs(spec.substr(6), spec);
+}
+
 std::unique_ptr<Player> make_player(const std::string& spec, std::chrono::milliseconds handshake) {
   if (spec == "xqlab") return std::make_unique<XqlabPlayer>(spec, "");
   if (spec.rfind("xqlab:", 0) == 0) {

@@ -29,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "board/types.h"
@@ -93,6 +94,11 @@ class Player {
 // complete the UCI handshake within `handshake`.
 std::unique_ptr<Player> make_player(const std::string& spec,
                                     std::chrono::milliseconds handshake = std::chrono::seconds(10));
+
+// The KEY=VALUE pairs of an "xqlab:..." engine spec, as make_player reads
+// them (none for a bare "xqlab"); empty for another kind of spec. Throws
+// std::invalid_argument for an item without '='.
+std::vector<std::pair<std::string, std::string>> xqlab_spec_pairs(const std::string& spec);
 
 // The xqlab binary a child-process xqlab engine runs ("engine" is its
 // argument): this process's own executable unless set (tests, whose
