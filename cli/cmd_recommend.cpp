@@ -19,6 +19,7 @@
 #include "lab/common/meta.h"
 #include "lab/games/recommend.h"
 #include "lab/games/recommend_threads.h"
+#include "lab/games/recommend_values.h"
 #include "lab/timing/document.h"
 #include "lab/timing/runner.h"
 #include "lab/timing/summary.h"

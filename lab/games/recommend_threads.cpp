@@ -9,42 +9,34 @@
 #include <tuple>
 #include <stdexcept>
 
-#include <sstream>
 
-#include "lab/common/files.h"
-#include "lab/common/lab_merge.h"
 #include "lab/common/stats.h"
 #include "lab/common/text.h"
+#include "lab/games/player.h"
 #include "lab/games/transfer.h"
 
 namespace xq::lab::games {
 namespace {
 
 using common::fmt;
+using evidence::Contender;
+using evidence::contender_of;
+using evidence::had_the_cores;
+using evidence::kAlpha;
+using evidence::merged_sweeps;
+using evidence::n_threads;
+using evidence::name_of;
+using evidence::num_of;
+using evidence::processors_of;
+using evidence::sign_count;
+using evidence::SignCount;
+using evidence::speaks_for;
+using evidence::spread;
+using evidence::text_of;
+using evidence::varied;
 
-constexpr double kAlpha = 0.05;
 
-std::string text_of(const Json& j, const char* key, const std::string& absent = "") {
-  return j.is_object() && j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : absent;
-}
-double num_of(const Json& j, const char* key) {
-  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : NAN;
-}
 
-// Games at p threads count only when their machine had the cores (above,
-// the threads were time-sliced: a handicap, not the backend).
-bool had_the_cores(const EvidenceDoc& d, int p) {
-  const double nproc = d.doc.contains("meta") ? num_of(d.doc["meta"], "nproc") : NAN;
-  return !std::isnan(nproc) && nproc >= p;
-}
-
-// One backend's time-to-depth figures at p threads in one document.
-struct Contender {
-  std::string name, backend;
-  double speedup = 0, so = 0, lo = NAN, hi = NAN;  // lo, hi: paired spread over runs
-  int runs = 0;
-  std::vector<double> seconds;  // per position (median over runs)
-};
 
 struct LabEvidence {
   const EvidenceDoc* doc = nullptr;
@@ -54,79 +46,8 @@ struct LabEvidence {
   std::size_t backends = 0;     // distinct backends among the rows
 };
 
-std::string name_of(const Json& r) {
-  std::string n = text_of(r, "backend") + "/" + text_of(r, "hash");
-  if (r.contains("ranks") && r["ranks"].is_number())
-    n += " " + std::to_string(r["ranks"].get<int>()) + "x" + std::to_string(r.value("threads", 0));
-  return n;
-}
 
-// Whether a row ran a parameter (lab --vary) away from the document's own
-// settings: the backends are compared as the document ran them by default.
-bool varied(const Json& doc, const Json& r) {
-  if (!r.contains("params") || !r["params"].is_array()) return false;
-  for (const Json& p : r["params"]) {
-    if (!p.is_string()) continue;
-    const std::string a = p.get<std::string>();
-    const std::size_t eq = a.find('=');
-    if (eq == std::string::npos) return true;
-    const std::string name = a.substr(0, eq), value = a.substr(eq + 1);
-    const Json& base = doc.contains("params") ? doc["params"] : Json();
-    if (!base.is_object() || !base.contains(name)) return true;
-    const Json& v = base[name];
-    if ((v.is_string() ? v.get<std::string>() : v.dump()) != value) return true;
-  }
-  return false;
-}
 
-int processors_of(const Json& r) {
-  if (r.contains("processors") && r["processors"].is_number()) return r["processors"].get<int>();
-  return r.value("threads", 0);
-}
-
-// A SIMULATED sweep run a backend at a time as one document (its paths
-// joined by " + "), so that every family it holds competes.
-std::vector<EvidenceDoc> merged_sweeps(const std::vector<EvidenceDoc>& labs) {
-  std::vector<Json> docs;
-  for (const EvidenceDoc& d : labs) docs.push_back(d.doc);
-  std::vector<EvidenceDoc> merged;
-  for (const std::vector<std::size_t>& g : common::sweep_groups(docs)) {
-    std::string path;
-    for (const std::size_t k : g) path += (path.empty() ? "" : " + ") + labs[k].path;
-    merged.push_back({path, common::merge_sweep(docs, g)});
-  }
-  return merged;
-}
-
-// Whether a document can speak for p threads: its profile, a machine with
-// at least p cores (measured), a core per logical thread and no what-if
-// costs (SIMULATED).
-bool speaks_for(const Json& j, int p, const std::string& profile) {
-  if (text_of(j, "profile", "thesis") != profile) return false;
-  if (text_of(j, "mode", "measured") == "simulated") {
-    const Json& s = j["simulation"];
-    const double cores = num_of(s, "cores");
-    return !(!std::isnan(cores) && cores > 0 && cores < p) && text_of(s, "overrides").empty();
-  }
-  const double nproc = j.contains("meta") ? num_of(j["meta"], "nproc") : NAN;
-  return !std::isnan(nproc) && nproc >= p;
-}
-
-Contender contender_of(const Json& r) {
-  Contender c;
-  c.name = name_of(r);
-  c.backend = text_of(r, "backend");
-  c.speedup = num_of(r, "speedup");
-  c.so = num_of(r, "search_overhead");
-  if (r.contains("paired_speedup") && r["paired_speedup"].is_object()) {
-    c.lo = num_of(r["paired_speedup"], "min");
-    c.hi = num_of(r["paired_speedup"], "max");
-    if (r["paired_speedup"].contains("runs")) c.runs = int(r["paired_speedup"]["runs"].size());
-  }
-  if (r.contains("positions"))
-    for (const Json& q : r["positions"]) c.seconds.push_back(num_of(q, "seconds"));
-  return c;
-}
 
 // The document's evidence at p threads, or nothing when it cannot speak for p.
 std::optional<LabEvidence> lab_evidence(const EvidenceDoc& d, int p, const std::string& profile) {
@@ -163,17 +84,6 @@ bool better(const LabEvidence& a, const LabEvidence& b) {
   return key(a) > key(b);
 }
 
-struct SignCount {
-  int faster = 0, slower = 0;
-};
-SignCount sign_count(const Contender& a, const Contender& b) {
-  SignCount s;
-  for (std::size_t i = 0; i < std::min(a.seconds.size(), b.seconds.size()); ++i) {
-    if (a.seconds[i] < b.seconds[i]) ++s.faster;
-    else if (a.seconds[i] > b.seconds[i]) ++s.slower;
-  }
-  return s;
-}
 
 // Positions more, all won by the leader, before the sign test decides.
 int positions_needed(SignCount s) {
@@ -182,9 +92,6 @@ int positions_needed(SignCount s) {
   return -1;
 }
 
-std::string spread(const Contender& c) {
-  return std::isnan(c.lo) || c.runs < 2 ? "" : " [" + fmt("%.3f", c.lo) + ", " + fmt("%.3f", c.hi) + "]";
-}
 
 struct EloRow {
   std::string name;
@@ -201,7 +108,7 @@ struct GamesEvidence {
 
 std::optional<GamesEvidence> games_evidence(const EvidenceDoc& d, int p, const std::string& profile) {
   const Json& t = d.doc["transfer"];
-  if (t.value("threads", 0) != p || !t.contains("profiles") || !had_the_cores(d, p))
+  if (t.value("threads", 0) != p || !t.contains("profiles") || !had_the_cores(d.doc, p))
     return std::nullopt;
   for (const Json& prof : t["profiles"]) {
     if (text_of(prof, "profile") != profile) continue;
@@ -220,7 +127,6 @@ std::optional<GamesEvidence> games_evidence(const EvidenceDoc& d, int p, const s
   return std::nullopt;
 }
 
-std::string n_threads(int p) { return std::to_string(p) + (p == 1 ? " thread" : " threads"); }
 
 bool finite(const EloRow& r) { return std::isfinite(r.lo) && std::isfinite(r.hi); }
 
@@ -252,16 +158,15 @@ void decide_by_time(ThreadsDecision& row, const LabEvidence& e, int p) {
   std::size_t k = 1;
   while (e.rows[k].backend == a.backend) ++k;  // another backend exists: e.backends >= 2
   const Contender& b = e.rows[k];
-  const SignCount s = sign_count(a, b);
+  SignCount s;
+  const bool separated = evidence::faster_separated(a, b, &s);
   const double sign_p = common::sign_test_p(s.faster, s.slower);
-  const bool spreads = a.runs >= 2 && b.runs >= 2 && !std::isnan(a.lo) && !std::isnan(b.hi) &&
-                       a.lo > b.hi;
   row.figure = "S " + a.name + " " + fmt("%.3f", a.speedup) + spread(a) + " against " + b.name + " " +
                fmt("%.3f", b.speedup) + spread(b) + "; SO " + fmt("%.3f", a.so) + " / " + fmt("%.3f", b.so) +
                "; faster on " + std::to_string(s.faster) + " of " +
                std::to_string(s.faster + s.slower) + " positions (sign test p " +
                fmt("%.3f", sign_p) + ")";
-  row.decided = spreads || sign_p < kAlpha;
+  row.decided = separated;
   row.decision = row.decided ? a.name : "undecided between " + a.name + " and " + b.name;
   if (row.decided) return;
   const int m = positions_needed(s);
@@ -355,21 +260,18 @@ void weigh_games(ThreadsDecision& row, const GamesVerdict& v) {
   }
 }
 
-// Head-to-head games between two xqlab backends at p threads, the profile
-// asked for (`xqlab match --json`): the pairing with the most games.
+// An xqlab engine spec's fields (lab/games/player.h reads them alike).
 std::map<std::string, std::string> spec_fields(const std::string& spec) {
   std::map<std::string, std::string> f;
-  if (spec.rfind("xqlab:", 0) != 0) return f;
-  for (const std::string& kv : common::split_commas(spec.substr(6))) {
-    const std::size_t eq = kv.find('=');
-    if (eq != std::string::npos) f[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  for (auto& [key, value] : xqlab_spec_pairs(spec)) f[key] = value;
   return f;
 }
 
+// Head-to-head games between two xqlab backends at p threads, the profile
+// asked for (`xqlab match --json`): the pairing with the most games.
 std::optional<GamesVerdict> match_verdict(const EvidenceDoc& d, int p, const std::string& profile) {
   const Json& m = d.doc["match"];
-  if (!m.contains("engines") || !m.contains("pairings") || !had_the_cores(d, p)) return std::nullopt;
+  if (!m.contains("engines") || !m.contains("pairings") || !had_the_cores(d.doc, p)) return std::nullopt;
   std::map<std::string, std::map<std::string, std::string>> engines;  // name -> spec fields
   for (const Json& e : m["engines"]) engines[text_of(e, "name")] = spec_fields(text_of(e, "spec"));
   const auto at_p = [&](const std::string& name) {
@@ -418,26 +320,6 @@ std::optional<GamesVerdict> match_verdict(const EvidenceDoc& d, int p, const std
 
 }  // namespace
 
-std::vector<EvidenceDoc> read_evidence(const std::string& path, const std::string& what) {
-  const std::string text = common::read_input_file(path, what + " file");
-  std::vector<EvidenceDoc> out;
-  try {
-    out.push_back({path, Json::parse(text)});
-  } catch (const std::exception&) {
-    out.clear();
-    std::istringstream in(text);
-    std::string line;
-    try {
-      while (std::getline(in, line))
-        if (line.find_first_not_of(" \t\r") != std::string::npos)
-          out.push_back({path, Json::parse(line)});
-    } catch (const std::exception&) {
-      throw std::invalid_argument(what + " file '" + path + "' is not JSON (one object, or one per line)");
-    }
-  }
-  if (out.empty()) throw std::invalid_argument(what + " file '" + path + "' is empty");
-  return out;
-}
 
 std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
                                                const std::string& profile,
@@ -489,140 +371,6 @@ std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
     out.push_back(row);
   }
   return out;
-}
-
-namespace {
-
-// The row's own settings (lab --vary), as the lab labels them.
-std::string settings_of(const Json& r) {
-  std::string out;
-  if (r.contains("params") && r["params"].is_array())
-    for (const Json& q : r["params"])
-      if (q.is_string()) out += (out.empty() ? "" : " ") + q.get<std::string>();
-  return out;
-}
-
-bool sets(const Json& r, const std::string& name) {
-  if (!r.contains("params") || !r["params"].is_array()) return false;
-  for (const Json& q : r["params"])
-    if (q.is_string() && q.get<std::string>().rfind(name + "=", 0) == 0) return true;
-  return false;
-}
-
-// Whether `a` is separated from `b`, faster, by the rule of the header.
-bool faster_separated(const Contender& a, const Contender& b, SignCount* count = nullptr) {
-  const SignCount s = sign_count(a, b);
-  if (count) *count = s;
-  const bool spreads = a.runs >= 2 && b.runs >= 2 && !std::isnan(a.lo) && !std::isnan(b.hi) &&
-                       a.lo > b.hi;
-  return spreads || (s.faster > s.slower && common::sign_test_p(s.faster, s.slower) < kAlpha);
-}
-
-struct ValueEvidence {
-  const EvidenceDoc* doc = nullptr;
-  bool simulated = false;
-  int depth = 0, positions = 0, runs = 0;
-  Contender base;                                      // the row at the defaults
-  std::vector<std::pair<std::string, Contender>> alts;  // settings, row
-};
-
-}  // namespace
-
-std::vector<ValueDecision> recommend_values(const std::vector<int>& threads,
-                                            const std::string& profile, const std::string& name,
-                                            const std::vector<EvidenceDoc>& labs) {
-  const std::vector<EvidenceDoc> merged = merged_sweeps(labs);
-  std::vector<ValueDecision> out;
-  for (const int p : threads) {
-    std::map<std::string, ValueEvidence> best;  // backend/hash -> its evidence
-    std::vector<std::string> order;
-    for (const EvidenceDoc& d : merged) {
-      const Json& j = d.doc;
-      if (!j.contains("results") || !speaks_for(j, p, profile)) continue;
-      std::map<std::string, ValueEvidence> here;
-      std::vector<std::string> seen;  // the document's order
-      for (const Json& r : j["results"]) {
-        if (text_of(r, "backend") == "serial" || processors_of(r) != p) continue;
-        const std::string who = name_of(r);
-        if (!here.count(who)) seen.push_back(who);
-        ValueEvidence& e = here[who];
-        if (!varied(j, r)) e.base = contender_of(r);
-        else if (sets(r, name)) e.alts.emplace_back(settings_of(r), contender_of(r));
-      }
-      for (const std::string& who : seen) {
-        ValueEvidence& e = here[who];
-        if (e.base.name.empty() || e.alts.empty()) continue;
-        e.doc = &d;
-        e.simulated = text_of(j, "mode", "measured") == "simulated";
-        e.depth = j.value("depth", 0);
-        e.positions = j.value("positions", 0);
-        e.runs = j.value("runs", 1);
-        const auto key = [](const ValueEvidence& v) {
-          return std::tuple(!v.simulated, v.depth, v.positions * v.runs);
-        };
-        const auto it = best.find(who);
-        if (it == best.end()) order.push_back(who);
-        if (it == best.end() || key(e) > key(it->second)) best[who] = e;
-      }
-    }
-    for (const std::string& who : order) {
-      const ValueEvidence& e = best[who];
-      ValueDecision v;
-      v.backend = who;
-      v.threads = p;
-      v.kind = e.simulated ? "SIMULATED" : "measured";
-      v.evidence = v.kind + " time to depth, depth " + std::to_string(e.depth) + ", " +
-                   std::to_string(e.positions) + " positions x " + std::to_string(e.runs) +
-                   (e.simulated ? " seed(s)" : " run(s)") + " (" + e.doc->path + ")";
-      const Json& base = e.doc->doc.contains("params") ? e.doc->doc["params"] : Json();
-      const std::string dflt =
-          name + "=" + (base.is_object() && base.contains(name)
-                            ? (base[name].is_string() ? base[name].get<std::string>() : base[name].dump())
-                            : std::string("?"));
-      v.figure = "S " + dflt + " " + fmt("%.3f", e.base.speedup) + spread(e.base);
-      const std::pair<std::string, Contender>* ship = nullptr;
-      for (const auto& alt : e.alts) {
-        SignCount c;
-        const bool faster = faster_separated(alt.second, e.base, &c);
-        const bool slower = faster_separated(e.base, alt.second);
-        v.figure += "; " + alt.first + " " + fmt("%.3f", alt.second.speedup) + spread(alt.second) +
-                    ", faster on " + std::to_string(c.faster) + " of " +
-                    std::to_string(c.faster + c.slower) + " positions" +
-                    (faster ? " (separated, faster)" : slower ? " (separated, slower)" : " (undecided)");
-        if (faster && (!ship || alt.second.speedup > ship->second.speedup)) ship = &alt;
-      }
-      v.changed = ship != nullptr;
-      v.decision = ship ? "ship " + ship->first : "keep " + dflt;
-      out.push_back(v);
-    }
-  }
-  return out;
-}
-
-std::string values_text(const std::vector<ValueDecision>& rows, const std::string& profile,
-                        const std::string& name) {
-  std::string s = "Which " + name + " for each backend and thread count, " + profile +
-                  " profile, from documents (a default moves only for a separated, faster setting)\n";
-  if (rows.empty())
-    s += "no document has a row that ran " + name + " (lab --vary) beside the same backend at its "
-         "defaults at these thread counts\n";
-  for (const ValueDecision& r : rows) {
-    s += r.backend + ", " + n_threads(r.threads) + ": " + r.decision +
-         (r.kind == "SIMULATED" ? " (SIMULATED)" : "") + "\n";
-    s += "  evidence: " + r.evidence + "\n";
-    s += "  figure:   " + r.figure + "\n";
-  }
-  return s;
-}
-
-Json values_json(const std::vector<ValueDecision>& rows, const std::string& profile,
-                 const std::string& name) {
-  Json out = Json::array();
-  for (const ValueDecision& r : rows)
-    out.push_back({{"backend", r.backend}, {"threads", r.threads}, {"kind", r.kind},
-                   {"simulated", r.kind == "SIMULATED"}, {"decision", r.decision},
-                   {"changed", r.changed}, {"evidence", r.evidence}, {"figure", r.figure}});
-  return Json{{"profile", profile}, {"parameter", name}, {"rows", out}};
 }
 
 std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::string& profile) {

@@ -39,13 +39,9 @@
 #include <vector>
 
 #include "lab/common/json.h"
+#include "lab/games/lab_evidence.h"
 
 namespace xq::lab::games {
-
-struct EvidenceDoc {
-  std::string path;
-  Json doc;
-};
 
 struct ThreadsDecision {
   int threads = 0;
@@ -66,41 +62,12 @@ struct ThreadsDecision {
   std::vector<Point> points;
 };
 
-// The documents of one file (.gz too): one JSON object, or one per line.
-// Throws std::invalid_argument, naming the file and `what` (the option),
-// when it cannot be read or parsed.
-std::vector<EvidenceDoc> read_evidence(const std::string& path, const std::string& what);
-
 // `labs`: lab documents (measured or simulated); `games`: transfer and
 // match documents. Throws std::invalid_argument on a document of another kind.
 std::vector<ThreadsDecision> recommend_threads(const std::vector<int>& threads,
                                                const std::string& profile,
                                                const std::vector<EvidenceDoc>& labs,
                                                const std::vector<EvidenceDoc>& games);
-
-// Which setting of a backend parameter the documents support, per backend
-// and thread count: the rows that ran `name` with `lab --vary` against the
-// same document's row at its defaults, by the rule above (measured where the
-// machine had the cores, else SIMULATED; the deepest document). A setting
-// other than the default is shipped only when it is separated from the
-// default, faster; of several, the fastest. "keep" otherwise: an undecided
-// comparison never moves a default.
-struct ValueDecision {
-  std::string backend;  // backend/hash
-  int threads = 0;
-  std::string kind;      // "measured" or "SIMULATED"
-  std::string decision;  // "keep history_share=thread" or "ship history_share=all ..."
-  bool changed = false;  // a setting other than the default is shipped
-  std::string evidence;  // kind, depth, positions x runs, file
-  std::string figure;    // each setting's S against the default's, sign test
-};
-std::vector<ValueDecision> recommend_values(const std::vector<int>& threads,
-                                            const std::string& profile, const std::string& name,
-                                            const std::vector<EvidenceDoc>& labs);
-std::string values_text(const std::vector<ValueDecision>& rows, const std::string& profile,
-                        const std::string& name);
-Json values_json(const std::vector<ValueDecision>& rows, const std::string& profile,
-                 const std::string& name);
 
 std::string threads_text(const std::vector<ThreadsDecision>& rows, const std::string& profile);
 Json threads_json(const std::vector<ThreadsDecision>& rows, const std::string& profile);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lab/games/recommend_threads.h"
+#include "lab/games/recommend_values.h"
 
 namespace {
 
