@@ -60,7 +60,7 @@ int run_from_documents(const RecommendArgs& a) {
   for (const std::string& f : a.match_json)
     for (auto& d : lab::games::read_evidence(f, "--match-json")) games.push_back(std::move(d));
   if (!a.param_verdict.empty()) {
-    find_param(a.param_verdict);  // an unknown name: one line, exit 2
+    if (a.param_verdict != "hash") find_param(a.param_verdict);  // unknown: one line, exit 2
     if (labs.empty()) throw UsageError("--param-verdict reads lab documents: give --lab-json files");
     const auto rows = lab::games::recommend_values(a.threads, a.profile, a.param_verdict, labs);
     if (a.json)
@@ -176,8 +176,9 @@ Command add_recommend(CLI::App& root) {
   app->add_option("--param-verdict", a->param_verdict,
                   "from documents: for each backend and thread count, which setting of this "
                   "backend parameter the --lab-json documents support (rows that ran it with "
-                  "lab --vary against the same backend at its defaults), instead of which backend "
-                  "(implies --from-documents)");
+                  "lab --vary against the same backend at its defaults), instead of which backend; "
+                  "'hash': which scheme, each against the same backend's xor row of one document, "
+                  "times paired by run (implies --from-documents)");
   app->add_flag("--from-documents", a->from_documents,
                 "decide from --lab-json, --transfer-json and --match-json documents alone, one "
                 "decision per "

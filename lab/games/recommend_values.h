@@ -3,6 +3,9 @@
 // the rows that ran NAME with `lab --vary` against the same backend's row
 // at the document's defaults, decided by the rule of every decision from
 // documents (lab/games/lab_evidence.h: evidence::faster_separated).
+// NAME "hash" asks the same of the table: per backend, every other scheme
+// the document ran against the reference scheme's row, their times paired
+// by run (`xqlab recommend --param-verdict hash`).
 #pragma once
 
 #include <string>
@@ -13,6 +16,10 @@
 
 namespace xq::lab::games {
 
+// The scheme `xqlab lab` runs without --hash: the reference of the verdict
+// on "hash".
+inline constexpr const char* kReferenceScheme = "xor";
+
 // Which setting of a backend parameter the documents support, per backend
 // and thread count: the rows that ran `name` with `lab --vary` against the
 // same document's row at its defaults, by recommend_threads.h's rule (measured where the
@@ -21,7 +28,7 @@ namespace xq::lab::games {
 // default, faster; of several, the fastest. "keep" otherwise: an undecided
 // comparison never moves a default.
 struct ValueDecision {
-  std::string backend;  // backend/hash
+  std::string backend;  // backend/hash (for "hash": the backend)
   int threads = 0;
   std::string kind;      // "measured" or "SIMULATED"
   std::string decision;  // "keep history_share=thread" or "ship history_share=all ..."

@@ -288,6 +288,44 @@ TEST(RecommendValues, ADefaultMovesOnlyForASeparatedFasterSetting) {
   EXPECT_TRUE(recommend_values({8}, "thesis", "history_share", labs).empty());
 }
 
+// Which hash scheme: each scheme against the same backend's xor row, times
+// paired by run (not each against its own serial search); the table's size
+// is part of the question; --vary rows have no part.
+Json scheme_row(const std::string& backend, int threads, const std::string& hash,
+                const std::vector<double>& seconds, const std::vector<double>& runs) {
+  Json r = row(backend, threads, seconds);
+  r["hash"] = hash;
+  r["runs"] = Json::array();
+  for (double s : runs) r["runs"].push_back({{"seconds", s}});
+  return r;
+}
+
+TEST(RecommendValues, ASchemeShipsOnlyWhenItsTimesAreSeparatedFromXors) {
+  using xq::lab::games::recommend_values;
+  EvidenceDoc d = lab("packed.json", "measured", 2, 10,
+                      {scheme_row("lazysmp", 2, "xor", kSlow, {40, 41, 39}),
+                       scheme_row("lazysmp", 2, "packed", kFast, {32, 33, 31}),
+                       scheme_row("ybwc", 2, "xor", kFast, {32, 32, 32}),
+                       scheme_row("ybwc", 2, "packed", kEven, {30, 34, 31}),
+                       with_params(scheme_row("dts", 2, "packed", kFast, {1, 1, 1}),
+                                   {"history_share=all"})});
+  d.doc["hash_mb"] = 1;
+  const auto r = recommend_values({2}, "thesis", "hash", {d});
+  ASSERT_EQ(r.size(), 2u);  // dts: a --vary row only
+  EXPECT_EQ(r[0].backend, "lazysmp, 1 MiB table");
+  EXPECT_EQ(r[0].decision, "ship hash=packed");
+  EXPECT_TRUE(r[0].changed);
+  // 40 / 32, 41 / 33, 39 / 31: the median ratio 1.250, its runs' spread
+  EXPECT_NE(r[0].figure.find("hash=packed 1.250 [1.242, 1.258], faster on 8 of 8 positions (separated, faster)"),
+            std::string::npos)
+      << r[0].figure;
+  EXPECT_EQ(r[1].backend, "ybwc, 1 MiB table");
+  EXPECT_EQ(r[1].decision, "keep hash=xor");  // 32 / 34 .. 32 / 30: undecided
+  EXPECT_NE(r[1].figure.find("(undecided)"), std::string::npos) << r[1].figure;
+  // The serial rows at 1 thread: only the xor one here, so nothing to say.
+  EXPECT_TRUE(recommend_values({1}, "thesis", "hash", {d}).empty());
+}
+
 TEST(RecommendThreads, NotADocumentIsOneClearError) {
   EXPECT_THROW(recommend_threads({2}, "thesis", {{"x.json", Json{{"a", 1}}}}, {}),
                std::invalid_argument);
