@@ -85,7 +85,9 @@ void expect_reach(const std::string& backend, const std::string& scheme, const S
   std::printf("[ reach    ] %-20s%s W/C %.2f\n", pair.c_str(), seen.c_str(), parallelism(s));
   for (const CounterFloor& f : e.reach)
     EXPECT_GE(counter(s, f.counter), f.at_least) << pair << ": " << f.counter;
-  if (e.reach_parallelism > 0) EXPECT_GE(parallelism(s), e.reach_parallelism) << pair;
+  if (e.reach_parallelism > 0) {
+    EXPECT_GE(parallelism(s), e.reach_parallelism) << pair;
+  }
   EXPECT_EQ(s[dist::msgs_sent], s[dist::msgs_received]) << pair;
   EXPECT_EQ(s[dist::bytes_sent], s[dist::bytes_received]) << pair;
 }
