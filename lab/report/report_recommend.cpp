@@ -21,11 +21,17 @@ std::string values_section(const Json& doc) {
       t.rows.push_back({str(r, "backend"), str(r, "threads"),
                         str(r, "decision") + (r.value("simulated", false) ? " (SIMULATED)" : ""),
                         str(r, "kind"), str(r, "evidence"), str(r, "figure")});
-  std::string h = "<section class=\"recommend\">\n<h2>Which " + svg::escape(str(rec, "parameter")) +
+  const bool scheme = str(rec, "parameter") == "hash";  // each scheme against xor's row
+  std::string h = "<section class=\"recommend\">\n<h2>Which " +
+                  (scheme ? std::string("hash scheme") : svg::escape(str(rec, "parameter"))) +
                   " for each backend and thread count (" + svg::escape(str(rec, "profile")) +
                   " profile)</h2>\n<p class=\"note\">A default moves only for a setting separated "
                   "from it and faster (paired spreads over runs that do not overlap, or a sign test "
-                  "over positions at p &lt; 0.05).</p>\n" + meta_html(doc);
+                  "over positions at p &lt; 0.05)." +
+                  (scheme ? " Each scheme against the same backend's xor row of one document, "
+                            "their times paired by run; each table size apart."
+                          : "") +
+                  "</p>\n" + meta_html(doc);
   if (t.rows.empty())
     h += missing("no document had a row that ran this parameter beside the same backend at its "
                  "defaults");

@@ -254,6 +254,37 @@ TEST(ReportCli, WhichBackendForNThreadsFromARecommendDocument) {
   EXPECT_NE(vpage.find("<td>ybwc/xor</td><td>2</td>"), std::string::npos) << vpage;
 }
 
+// Which hash scheme: a SIMULATED lab of two schemes, the verdict against
+// xor's row (paired by seed) in text and as a report table.
+TEST(ReportCli, HashSchemeVerdictIsATable) {
+  const std::string dir = ::testing::TempDir() + "xqlab_report_hash_verdict";
+  const std::string lab = dir + "_lab-SIMULATED.json", values = dir + "_values.json";
+  const XqlabRun v = xq::test::run_xqlab(xq::test::with(
+      {"lab", "--simulate", "--backends", "serial,ybwc", "--hash", "packed,xor", "--threads", "2",
+       "--depth", "3", "--runs", "2", "--quiet", "--json-file", lab},
+      xq::test::lab_size_args()));
+  ASSERT_EQ(v.status, 0) << v.err;
+  const XqlabRun text = xq::test::run_xqlab(
+      {"recommend", "--threads", "1,2", "--param-verdict", "hash", "--lab-json", lab});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("Which hash scheme for each backend and thread count"), std::string::npos);
+  EXPECT_NE(text.out.find("serial, "), std::string::npos) << text.out;  // 1 thread
+  EXPECT_NE(text.out.find("ybwc, "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("time of hash=xor over each scheme's, paired by run; hash=packed "),
+            std::string::npos)
+      << text.out;
+  const XqlabRun verdict = xq::test::run_xqlab(
+      {"recommend", "--threads", "2", "--param-verdict", "hash", "--lab-json", lab, "--json"});
+  ASSERT_EQ(verdict.status, 0) << verdict.err;
+  std::ofstream(values) << verdict.out;
+  ASSERT_EQ(xq::test::run_xqlab({"report", "--out", dir, values}).status, 0);
+  const std::string page = read_file(dir + "/report.html");
+  EXPECT_NE(page.find("<h2>Which hash scheme for each backend and thread count (thesis profile)</h2>"),
+            std::string::npos);
+  EXPECT_NE(page.find("against the same backend's xor row"), std::string::npos);
+  EXPECT_NE(page.find("(SIMULATED)"), std::string::npos);
+}
+
 TEST(ReportCli, MissingInputsAreNamed) {
   const std::string dir = ::testing::TempDir() + "xqlab_report_missing";
   const std::string absent = dir + "_nosuch.json";

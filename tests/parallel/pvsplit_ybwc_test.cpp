@@ -208,13 +208,17 @@ TEST(SplitPool, SlowWorkAndCriticalPath) {
         } else {
           EXPECT_LT(s.critical_path, s.nodes) << name << " " << p.fen();
         }
-        if (threads == 1) EXPECT_EQ(s.splits, 0u);
+        if (threads == 1) {
+          EXPECT_EQ(s.splits, 0u);
+        }
         // pvsplit's schedule bound: at least the critical path (a region
         // takes at least its longest move), at most all the work.
         if (std::string(name) == "pvsplit") {
           EXPECT_GE(s[pvsplit::schedule_bound], s.critical_path) << p.fen();
           EXPECT_LE(s[pvsplit::schedule_bound], s.nodes) << p.fen();
-          if (s.splits == 0) EXPECT_EQ(s[pvsplit::schedule_bound], s.nodes) << p.fen();
+          if (s.splits == 0) {
+            EXPECT_EQ(s[pvsplit::schedule_bound], s.nodes) << p.fen();
+          }
         } else {
           EXPECT_EQ(s[pvsplit::schedule_bound], 0u) << name;
         }

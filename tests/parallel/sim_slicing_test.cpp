@@ -277,7 +277,9 @@ TEST(SimSlicing, EveryBackendExactAt4And8ThreadsOn2Cores) {
       }
     }
     // serial runs one thread whatever --threads says: nothing waits for its core.
-    if (name != "serial") EXPECT_GT(preemptions, 0u) << name << " was never taken off a core";
+    if (name != "serial") {
+      EXPECT_GT(preemptions, 0u) << name << " was never taken off a core";
+    }
     ++backends_run;
   }
   EXPECT_GE(backends_run, 7);
