@@ -48,8 +48,8 @@ bool had_the_cores(const Json& doc, int p) {
   return !std::isnan(nproc) && nproc >= p;
 }
 
-std::string name_of(const Json& r) {
-  std::string n = text_of(r, "backend") + "/" + text_of(r, "hash");
+std::string name_of(const Json& r, bool with_hash) {
+  std::string n = text_of(r, "backend") + (with_hash ? "/" + text_of(r, "hash") : "");
   if (r.contains("ranks") && r["ranks"].is_number())
     n += " " + std::to_string(r["ranks"].get<int>()) + "x" + std::to_string(r.value("threads", 0));
   return n;

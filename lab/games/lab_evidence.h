@@ -48,8 +48,10 @@ bool speaks_for(const Json& lab, int p, const std::string& profile);
 // competes.
 std::vector<EvidenceDoc> merged_sweeps(const std::vector<EvidenceDoc>& labs);
 
-// "backend/hash", or "backend/hash RxT" for a distributed backend's row.
-std::string name_of(const Json& row);
+// "backend/hash", or "backend/hash RxT" for a distributed backend's row;
+// without the hash ("backend", "backend RxT") when the scheme is what the
+// rows are compared by.
+std::string name_of(const Json& row, bool with_hash = true);
 // Whether a row ran a parameter (lab --vary) away from the document's own
 // settings.
 bool varied(const Json& lab, const Json& row);

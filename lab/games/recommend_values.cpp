@@ -63,9 +63,8 @@ Role role_of(const Json& j, const Json& r, const std::string& name) {
   Role o;
   if (name == "hash") {
     if (varied(j, r)) return o;
-    o.group = name_of(r);
-    o.group.erase(o.group.find('/'), text_of(r, "hash").size() + 1);
-    o.group += ", " + fmt("%g", j.value("hash_mb", 0.0)) + " MiB table";  // sizes never compete
+    o.group = name_of(r, false) + ", " + fmt("%g", j.value("hash_mb", 0.0)) +
+              " MiB table";  // sizes never compete
     o.base = text_of(r, "hash") == kReferenceScheme;
     if (!o.base) o.setting = "hash=" + text_of(r, "hash");
     return o;
@@ -81,7 +80,7 @@ Role role_of(const Json& j, const Json& r, const std::string& name) {
 std::vector<double> run_seconds(const Json& r) {
   std::vector<double> out;
   if (r.contains("runs") && r["runs"].is_array())
-    for (const Json& x : r["runs"]) out.push_back(evidence::num_of(x, "seconds"));
+    for (const Json& x : r["runs"]) out.push_back(num_of(x, "seconds"));
   return out;
 }
 
